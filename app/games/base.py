@@ -94,7 +94,8 @@ class OptionSpec:
         if self.maximum is not None and value > self.maximum:
             raise InvalidOptions(f"option {self.name!r} must be at most {self.maximum}, got {value}")
         if self.multiple_of is not None and value % self.multiple_of:
-            raise InvalidOptions(f"option {self.name!r} must be a multiple of {self.multiple_of}, got {value}")
+            raise InvalidOptions(
+                f"option {self.name!r} must be a multiple of {self.multiple_of}, got {value}")
         return value
 
     def to_json(self) -> JSON:

@@ -1,0 +1,51 @@
+"""What the route handlers need: the store, the rooms, the settings and the calling player."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Header, Request
+
+from app.api.errors import ApiError
+from app.config import Settings
+from app.db import models
+from app.db.store import Store
+from app.rooms.manager import RoomManager
+
+
+def get_store(request: Request) -> Store:
+    store: Store = request.app.state.store
+    return store
+
+
+def get_rooms(request: Request) -> RoomManager:
+    rooms: RoomManager = request.app.state.rooms
+    return rooms
+
+
+def get_settings(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+def bearer_token(authorization: str | None) -> str:
+    if not authorization:
+        raise ApiError(401, "auth/missing_token", "send the header 'Authorization: Bearer <token>'")
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError(401, "auth/bad_token", "the Authorization header must be 'Bearer <token>'")
+    return token.strip()
+
+
+async def current_player(store: Annotated[Store, Depends(get_store)],
+                         authorization: Annotated[str | None, Header()] = None) -> models.Player:
+    player = await store.player_by_token(bearer_token(authorization))
+    if player is None:
+        raise ApiError(401, "auth/bad_token", "that token belongs to no player")
+    return player
+
+
+StoreDep = Annotated[Store, Depends(get_store)]
+RoomsDep = Annotated[RoomManager, Depends(get_rooms)]
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+PlayerDep = Annotated[models.Player, Depends(current_player)]

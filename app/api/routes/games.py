@@ -1,0 +1,17 @@
+"""The games on offer and their table options."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from app.api.schemas import GameInfo
+from app.games.registry import ENGINES
+
+router = APIRouter(prefix="/api/games", tags=["games"])
+
+
+@router.get("", response_model=list[GameInfo])
+async def list_games() -> list[GameInfo]:
+    return [GameInfo(game=engine.name, name=engine.title, min_seats=engine.min_seats,
+                     max_seats=engine.max_seats, options=[spec.to_json() for spec in engine.option_specs])
+            for engine in ENGINES.values()]

@@ -1,0 +1,30 @@
+"""Guest players."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from app.api.deps import SettingsDep, StoreDep
+from app.api.errors import ApiError
+from app.api.schemas import PlayerCreate, PlayerCreated, PlayerPublic
+from app.db.store import player_account
+
+router = APIRouter(prefix="/api/players", tags=["players"])
+
+
+@router.post("", status_code=201, response_model=PlayerCreated)
+async def create_player(body: PlayerCreate, store: StoreDep, settings: SettingsDep) -> PlayerCreated:
+    """A guest account. Keep ``token``: it is the player's only credential."""
+    player, token = await store.create_player(body.name, settings.starting_chips)
+    chips = await store.balance(player_account(player.id))
+    return PlayerCreated(id=player.id, name=player.name, token=token, chips=chips)
+
+
+@router.get("/{player_id}", response_model=PlayerPublic)
+async def read_player(player_id: str, store: StoreDep) -> PlayerPublic:
+    player = await store.get_player(player_id)
+    if player is None:
+        raise ApiError(404, "player/not_found", f"there is no player {player_id!r}")
+    chips = await store.balance(player_account(player.id))
+    stats = await store.player_stats(player.id)
+    return PlayerPublic(id=player.id, name=player.name, chips=chips, stats=stats)

@@ -1,0 +1,75 @@
+"""Bodies of the HTTP API (requests and answers)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class PlayerCreate(Strict):
+    name: str = Field(min_length=1, max_length=40)
+
+    @field_validator("name")
+    @classmethod
+    def name_is_printable(cls, name: str) -> str:
+        name = " ".join(name.split())
+        if not name or not name.isprintable():
+            raise ValueError("a name needs at least one visible character")
+        return name
+
+
+class PlayerCreated(BaseModel):
+    id: str
+    name: str
+    token: str
+    chips: int
+
+
+class PlayerPublic(BaseModel):
+    id: str
+    name: str
+    chips: int
+    stats: dict[str, Any]
+
+
+class GameInfo(BaseModel):
+    game: str
+    name: str
+    min_seats: int
+    max_seats: int
+    options: list[dict[str, Any]]
+
+
+class RoomCreate(Strict):
+    game: str
+    options: dict[str, Any] = Field(default_factory=dict)
+    private: StrictBool = False
+
+
+class RoomSeat(BaseModel):
+    seat: int
+    player_id: str | None
+    name: str | None
+    bot: bool
+    connected: bool
+
+
+class RoomPublic(BaseModel):
+    id: str
+    game: str
+    options: dict[str, Any]
+    private: bool
+    owner: str
+    status: str
+    match_id: str | None
+    seats: list[RoomSeat]
+
+
+class MatchPage(BaseModel):
+    matches: list[dict[str, Any]]
+    next: str | None

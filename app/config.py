@@ -1,0 +1,27 @@
+"""Server settings, read from the environment (prefix ``CARDROOM_``)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="CARDROOM_")
+
+    database_url: str = "sqlite+aiosqlite:///./data/cardroom.db"
+    host: str = "127.0.0.1"
+    port: int = 8000
+    test_mode: bool = False
+    reveal_pause: float = 1.5
+    bot_delay: float = 0.8
+    starting_chips: int = 1000
+    max_message_bytes: int = 4096
+    history_max_limit: int = 100
+    log_level: str = "info"
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

@@ -1,0 +1,193 @@
+"""The queries the server makes. Each public method is one transaction."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.db import models
+
+BANK = "bank"
+
+
+def player_account(player_id: str) -> str:
+    return f"player:{player_id}"
+
+
+def pot_account(match_id: str) -> str:
+    return f"pot:{match_id}"
+
+
+def now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def new_id() -> str:
+    return secrets.token_urlsafe(9)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class ChipMove:
+    """Chips between a player and a match's pot: ``delta`` < 0 puts them in, > 0 takes them out."""
+
+    player_id: str
+    delta: int
+    kind: str
+    deal: int | None
+    action_seq: int | None
+
+
+@dataclass
+class StepRecord:
+    """Everything one step of a match changes, written in one transaction before anyone is told."""
+
+    match_id: str
+    actions: list[models.Action] = field(default_factory=list)
+    deals: list[models.Deal] = field(default_factory=list)
+    deal_results: list[tuple[int, list[Any], dict[str, Any]]] = field(default_factory=list)
+    chips: list[ChipMove] = field(default_factory=list)
+    result: dict[str, Any] | None = None
+
+
+class Store:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+        self.sessions = sessions
+
+    async def create_player(self, name: str, starting_chips: int) -> tuple[models.Player, str]:
+        token = secrets.token_urlsafe(32)
+        player = models.Player(id=new_id(), name=name, token_hash=hash_token(token), created_at=now())
+        async with self.sessions.begin() as session:
+            session.add(player)
+            await session.flush()
+            if starting_chips > 0:
+                session.add(_transfer(BANK, player_account(player.id), starting_chips, "grant"))
+        return player, token
+
+    async def player_by_token(self, token: str) -> models.Player | None:
+        async with self.sessions() as session:
+            found = await session.scalars(
+                select(models.Player).where(models.Player.token_hash == hash_token(token)))
+            return found.first()
+
+    async def get_player(self, player_id: str) -> models.Player | None:
+        async with self.sessions() as session:
+            return await session.get(models.Player, player_id)
+
+    async def balance(self, account: str) -> int:
+        async with self.sessions() as session:
+            return await _balance(session, account)
+
+    async def player_stats(self, player_id: str) -> dict[str, Any]:
+        """Per game: matches played, finished and won."""
+        async with self.sessions() as session:
+            rows = await _player_matches(session, player_id)
+        stats: dict[str, Any] = {}
+        for match, seat in rows:
+            entry = stats.setdefault(match.game, {"matches": 0, "finished": 0, "wins": 0})
+            entry["matches"] += 1
+            if match.result is not None:
+                entry["finished"] += 1
+                entry["wins"] += int(is_winner(match.result, seat))
+        return stats
+
+    async def create_room(self, room: models.Room, seats: int) -> None:
+        async with self.sessions.begin() as session:
+            session.add(room)
+            await session.flush()
+            session.add_all(models.RoomSeat(room_id=room.id, seat=seat) for seat in range(seats))
+
+    async def save_room_seats(self, room_id: str, seats: list[tuple[str | None, str | None]]) -> None:
+        async with self.sessions.begin() as session:
+            for seat, (player_id, bot) in enumerate(seats):
+                await session.execute(
+                    update(models.RoomSeat)
+                    .where(models.RoomSeat.room_id == room_id, models.RoomSeat.seat == seat)
+                    .values(player_id=player_id, bot=bot))
+
+    async def set_room_status(self, room_id: str, status: str) -> None:
+        async with self.sessions.begin() as session:
+            await session.execute(
+                update(models.Room).where(models.Room.id == room_id).values(status=status))
+
+    async def start_match(self, match: models.Match, seats: list[models.MatchSeat],
+                          step: StepRecord) -> None:
+        async with self.sessions.begin() as session:
+            session.add(match)
+            await session.flush()
+            session.add_all(seats)
+            await session.execute(
+                update(models.Room).where(models.Room.id == match.room_id)
+                .values(status="playing", match_id=match.id))
+            await session.flush()
+            await _write_step(session, step)
+
+    async def record_step(self, step: StepRecord) -> None:
+        async with self.sessions.begin() as session:
+            await _write_step(session, step)
+
+
+def _transfer(source: str, target: str, amount: int, kind: str, match_id: str | None = None,
+              deal: int | None = None, action_seq: int | None = None) -> models.ChipTransfer:
+    return models.ChipTransfer(source=source, target=target, amount=amount, kind=kind,
+                               match_id=match_id, deal=deal, action_seq=action_seq, at=now())
+
+
+async def _balance(session: AsyncSession, account: str) -> int:
+    incoming = await session.scalar(
+        select(func.coalesce(func.sum(models.ChipTransfer.amount), 0))
+        .where(models.ChipTransfer.target == account))
+    outgoing = await session.scalar(
+        select(func.coalesce(func.sum(models.ChipTransfer.amount), 0))
+        .where(models.ChipTransfer.source == account))
+    return int(incoming or 0) - int(outgoing or 0)
+
+
+async def _write_step(session: AsyncSession, step: StepRecord) -> None:
+    session.add_all(step.deals)
+    session.add_all(step.actions)
+    await session.flush()
+    for number, points, detail in step.deal_results:
+        await session.execute(
+            update(models.Deal)
+            .where(models.Deal.match_id == step.match_id, models.Deal.number == number)
+            .values(points=points, detail=detail))
+    pot = pot_account(step.match_id)
+    for move in step.chips:
+        player = player_account(move.player_id)
+        source, target = (player, pot) if move.delta < 0 else (pot, player)
+        session.add(_transfer(source, target, abs(move.delta), move.kind, step.match_id,
+                              move.deal, move.action_seq))
+    if step.result is not None:
+        await session.execute(
+            update(models.Match).where(models.Match.id == step.match_id)
+            .values(status="finished", finished_at=now(), result=step.result))
+        await session.execute(
+            update(models.Room).where(models.Room.match_id == step.match_id)
+            .values(status="finished"))
+
+
+async def _player_matches(session: AsyncSession, player_id: str) -> list[tuple[models.Match, int]]:
+    rows = await session.execute(
+        select(models.Match, models.MatchSeat.seat)
+        .join(models.MatchSeat, models.MatchSeat.match_id == models.Match.id)
+        .where(models.MatchSeat.player_id == player_id))
+    return [(match, seat) for match, seat in rows]
+
+
+def is_winner(result: dict[str, Any], seat: int) -> bool:
+    """Whether ``seat`` is among the winners of a finished match's ``result``."""
+    teams = result.get("teams")
+    winners = result.get("winners", [])
+    if teams is not None:
+        return any(seat in teams[team] for team in winners)
+    return seat in winners

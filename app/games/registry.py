@@ -1,0 +1,10 @@
+"""The games this server offers, by name."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.games.base import Engine
+from app.games.hazari import ENGINE as HAZARI
+
+ENGINES: dict[str, Engine[Any, Any]] = {engine.name: engine for engine in (HAZARI,)}

@@ -1,0 +1,52 @@
+"""The FastAPI application: HTTP API, room WebSockets and the static client."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+
+from app.api.errors import install_error_handlers
+from app.api.routes import games, health, matches, players, rooms
+from app.api.ws import router as ws_router
+from app.config import Settings, get_settings
+from app.db import migrate
+from app.db.session import make_engine, make_sessionmaker
+from app.db.store import Store
+from app.rooms.manager import RoomManager
+from app.rooms.room import Timing
+
+FRONTEND_DIR = Path(__file__).resolve().parents[1] / "frontend"
+
+
+def create_app(settings: Settings | None = None, *, run_migrations: bool = True) -> FastAPI:
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if run_migrations:
+            await asyncio.to_thread(migrate.upgrade, settings.database_url)
+        engine = make_engine(settings.database_url)
+        store = Store(make_sessionmaker(engine))
+        app.state.settings = settings
+        app.state.store = store
+        app.state.rooms = RoomManager(store, Timing(auto_pause=settings.reveal_pause),
+                                      test_mode=settings.test_mode)
+        try:
+            yield
+        finally:
+            await app.state.rooms.close()
+            await engine.dispose()
+
+    app = FastAPI(title="cardroom", version="0.1.0", lifespan=lifespan,
+                  description="Hazari, Azi and Hasenpfeffer tables over WebSockets, with match history.")
+    install_error_handlers(app)
+    for router in (players.router, games.router, rooms.router, matches.router, health.router):
+        app.include_router(router)
+    app.include_router(ws_router)
+    app.mount("/", StaticFiles(directory=FRONTEND_DIR, html=True), name="frontend")
+    return app

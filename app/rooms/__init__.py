@@ -1,0 +1,1 @@
+"""Rooms: seats, connections and the order of actions, in memory."""

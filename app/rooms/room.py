@@ -1,0 +1,358 @@
+"""A room: its seats, its connections, the match in play, and the order of its actions.
+
+One lock per room: every change (sit, stand, start, an action, an automatic step) runs under it,
+is written to the database, and only then applied and sent to every connection, each getting the
+view of its own seat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.db import models
+from app.db.store import ChipMove, StepRecord, Store, new_id, now
+from app.games.base import JSON, Engine, Rejection, Seating, Transition
+from app.games.cards import Card, card_texts, shuffled
+
+log = logging.getLogger(__name__)
+
+
+class RoomError(Rejection):
+    code = "room/refused"
+
+
+@dataclass(frozen=True)
+class TestSetup:
+    """Test mode only: fixed decks for deals 1, 2, ... and the first dealer."""
+
+    decks: tuple[tuple[Card, ...], ...] = ()
+    first_dealer: int | None = None
+
+
+@dataclass
+class Occupant:
+    player_id: str | None
+    name: str
+    bot: str | None = None
+
+
+@dataclass(eq=False)
+class Connection:
+    """One WebSocket: a player's (``player_id``) or a spectator's. Messages leave through ``outbox``."""
+
+    player_id: str | None
+    name: str | None
+    outbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+
+    def push(self, message: str) -> None:
+        self.outbox.put_nowait(message)
+
+
+@dataclass
+class Timing:
+    auto_pause: float = 0.0
+
+
+WAITING_VIEW: JSON = {"phase": "waiting", "to_act": [], "hand": [], "scores": []}
+
+
+class Room:
+    def __init__(self, *, room_id: str, engine: Engine[Any, Any], options: JSON, private: bool,
+                 owner_id: str, store: Store, timing: Timing, test_setup: TestSetup | None = None,
+                 seats: int | None = None) -> None:
+        self.id = room_id
+        self.engine = engine
+        self.options = options
+        self.private = private
+        self.owner_id = owner_id
+        self.store = store
+        self.timing = timing
+        self.test_setup = test_setup or TestSetup()
+        self.seats: list[Occupant | None] = [None] * (seats or engine.max_seats)
+        self.connections: set[Connection] = set()
+        self.lock = asyncio.Lock()
+        self.version = 0
+        self.state: Any = None
+        self.match_id: str | None = None
+        self.status = "open"
+        self.seq = 0
+        self.deals = 0
+        self._auto_task: asyncio.Task[None] | None = None
+
+    # --- what the room shows -------------------------------------------------------------
+
+    def seat_of(self, player_id: str | None) -> int | None:
+        if player_id is None:
+            return None
+        for seat, occupant in enumerate(self.seats):
+            if occupant is not None and occupant.player_id == player_id:
+                return seat
+        return None
+
+    def is_connected(self, occupant: Occupant) -> bool:
+        return any(conn.player_id == occupant.player_id for conn in self.connections)
+
+    def public_json(self) -> JSON:
+        seats = [{"seat": seat, "player_id": None, "name": None, "bot": False, "connected": False}
+                 if occupant is None else
+                 {"seat": seat, "player_id": occupant.player_id, "name": occupant.name,
+                  "bot": occupant.bot is not None, "bot_level": occupant.bot,
+                  "connected": occupant.bot is not None or self.is_connected(occupant)}
+                 for seat, occupant in enumerate(self.seats)]
+        return {"id": self.id, "game": self.engine.name, "options": self.options,
+                "private": self.private, "owner": self.owner_id, "status": self.status,
+                "match_id": self.match_id, "seats": seats}
+
+    def state_message(self, seat: int | None, room_json: JSON) -> str:
+        if self.state is None:
+            view, legal = WAITING_VIEW, []
+        else:
+            view = self.engine.view(self.state, seat)
+            legal = [] if seat is None else self.engine.legal_actions(self.state, seat)
+        return json.dumps({"type": "state", "version": self.version, "room": room_json,
+                           "view": view, "legal": legal})
+
+    def broadcast(self) -> None:
+        room_json = self.public_json()
+        messages: dict[int | None, str] = {}
+        for conn in self.connections:
+            seat = self.seat_of(conn.player_id)
+            if seat not in messages:
+                messages[seat] = self.state_message(seat, room_json)
+            conn.push(messages[seat])
+
+    def send_state(self, conn: Connection) -> None:
+        conn.push(self.state_message(self.seat_of(conn.player_id), self.public_json()))
+
+    # --- connections and seats ---------------------------------------------------------
+
+    def connect(self, conn: Connection) -> None:
+        self.connections.add(conn)
+        self.broadcast()
+
+    def disconnect(self, conn: Connection) -> None:
+        self.connections.discard(conn)
+        self.broadcast()
+
+    async def sit(self, conn: Connection, seat: int) -> None:
+        player_id = self._require_player(conn)
+        async with self.lock:
+            if not 0 <= seat < len(self.seats):
+                raise RoomError(f"seat {seat} does not exist; this table has seats 0 to "
+                                f"{len(self.seats) - 1}", code="room/bad_seat")
+            occupant = self.seats[seat]
+            if occupant is not None and occupant.player_id == player_id:
+                self.broadcast()
+                return
+            if occupant is not None:
+                raise RoomError(f"seat {seat} is taken by {occupant.name}", code="room/seat_taken")
+            self._require_not_started("change seats")
+            await self._change_seats(lambda seats: self._move(seats, player_id, conn.name, seat))
+
+    async def stand(self, conn: Connection) -> None:
+        player_id = self._require_player(conn)
+        async with self.lock:
+            seat = self.seat_of(player_id)
+            if seat is None:
+                raise RoomError("you are not seated at this table", code="room/not_seated")
+            self._require_not_started("leave your seat")
+            await self._change_seats(lambda seats: seats.__setitem__(seat, None))
+
+    async def add_bot(self, conn: Connection, seat: int, level: str) -> None:
+        self._require_owner(conn)
+        async with self.lock:
+            if not 0 <= seat < len(self.seats):
+                raise RoomError(f"seat {seat} does not exist", code="room/bad_seat")
+            if self.seats[seat] is not None:
+                raise RoomError(f"seat {seat} is taken", code="room/seat_taken")
+            self._require_not_started("add a bot")
+            name = f"Bot {seat + 1} ({level})"
+            await self._change_seats(
+                lambda seats: seats.__setitem__(seat, Occupant(None, name, bot=level)))
+
+    def _move(self, seats: list[Occupant | None], player_id: str, name: str | None, seat: int) -> None:
+        old = self.seat_of(player_id)
+        if old is not None:
+            seats[old] = None
+        seats[seat] = Occupant(player_id, name or "player")
+
+    async def _change_seats(self, change: Callable[[list[Occupant | None]], None]) -> None:
+        seats = list(self.seats)
+        change(seats)
+        await self.store.save_room_seats(
+            self.id, [(o.player_id, o.bot) if o else (None, None) for o in seats])
+        self.seats = seats
+        self.version += 1
+        self.broadcast()
+
+    def _require_player(self, conn: Connection) -> str:
+        if conn.player_id is None:
+            raise RoomError("spectators cannot do that; connect with a player's token",
+                            code="auth/spectator")
+        return conn.player_id
+
+    def _require_owner(self, conn: Connection) -> None:
+        if conn.player_id != self.owner_id:
+            raise RoomError("only the room's owner can do that", code="room/not_owner")
+
+    def _require_not_started(self, what: str) -> None:
+        if self.state is not None:
+            raise RoomError(f"the match has started; you cannot {what} now", code="room/started")
+
+    # --- the match -----------------------------------------------------------------------
+
+    async def start(self, conn: Connection) -> None:
+        self._require_owner(conn)
+        async with self.lock:
+            self._require_not_started("start it again")
+            occupants = [occupant for occupant in self.seats if occupant is not None]
+            self._check_seat_count(len(occupants))
+            await self._start_match(occupants)
+        self._schedule()
+
+    def _check_seat_count(self, seated: int) -> None:
+        engine = self.engine
+        if not engine.min_seats <= seated <= engine.max_seats or (
+                engine.min_seats == engine.max_seats and seated != len(self.seats)):
+            wanted = (f"{engine.min_seats}" if engine.min_seats == engine.max_seats
+                      else f"{engine.min_seats} to {engine.max_seats}")
+            raise RoomError(f"{self.engine.title} needs {wanted} seated players; {seated} are seated",
+                            code="room/seats_empty")
+
+    async def _start_match(self, occupants: list[Occupant]) -> None:
+        first_dealer = self.test_setup.first_dealer
+        if first_dealer is None or first_dealer >= len(occupants):
+            first_dealer = secrets.randbelow(len(occupants))
+        stacks = await self._stacks(occupants)
+        seating = Seating(players=len(occupants), first_dealer=first_dealer, stacks=stacks)
+        match = models.Match(id=new_id(), room_id=self.id, game=self.engine.name,
+                             options=self.options, first_dealer=first_dealer,
+                             stacks=list(stacks) if stacks else None, status="running",
+                             started_at=now(), finished_at=None, result=None)
+        seat_rows = [models.MatchSeat(match_id=match.id, seat=seat, player_id=o.player_id,
+                                      name=o.name, bot=o.bot) for seat, o in enumerate(occupants)]
+        room_seats, self.seats, self.match_id = self.seats, list(occupants), match.id
+        record = StepRecord(match.id)
+        try:
+            state = self._deal(self.engine.start(self.options, seating), record)
+            await self.store.start_match(match, seat_rows, record)
+        except BaseException:
+            self.seats, self.match_id = room_seats, None
+            raise
+        self.status = "playing"
+        self._commit(state, record)
+
+    async def _stacks(self, occupants: list[Occupant]) -> tuple[int, ...] | None:
+        return None
+
+    async def act(self, conn: Connection, raw: Any, ref: str | None) -> None:
+        async with self.lock:
+            seat = self._acting_seat(conn)
+            action = self.engine.parse_action(raw)
+            transition = self.engine.apply(self.state, seat, action)
+            record = StepRecord(self.match_id or "")
+            self._log(record, seat, self.engine.action_to_json(action), ref)
+            state = self._absorb(transition, record)
+            await self.store.record_step(record)
+            self._commit(state, record)
+        self._schedule()
+
+    def _acting_seat(self, conn: Connection) -> int:
+        player_id = self._require_player(conn)
+        seat = self.seat_of(player_id)
+        if seat is None:
+            raise RoomError("you are not seated at this table", code="room/not_seated")
+        if self.state is None:
+            raise RoomError("the match has not started", code="room/not_started")
+        return seat
+
+    # --- steps: logging, persisting, applying -----------------------------------------------
+
+    def _log(self, record: StepRecord, seat: int | None, action: JSON, ref: str | None = None) -> None:
+        record.actions.append(models.Action(
+            match_id=record.match_id, seq=self.seq + len(record.actions) + 1,
+            deal=self.deals + len(record.deals), seat=seat, action=action, ref=ref, at=now()))
+
+    def _deal(self, state: Any, record: StepRecord) -> Any:
+        number = self.deals + len(record.deals) + 1
+        deck = self._next_deck(number)
+        record.deals.append(models.Deal(match_id=record.match_id, number=number,
+                                        deck=card_texts(deck), points=None, detail=None))
+        self._log(record, None, {"kind": "deal", "deal": number})
+        return self._absorb(self.engine.deal(state, deck), record)
+
+    def _next_deck(self, number: int) -> tuple[Card, ...]:
+        if number <= len(self.test_setup.decks):
+            return self.test_setup.decks[number - 1]
+        return shuffled(self.engine.full_deck())
+
+    def _absorb(self, transition: Transition[Any], record: StepRecord) -> Any:
+        """Turn the engine's events into what the step writes."""
+        seq = self.seq + len(record.actions)
+        deal = self.deals + len(record.deals)
+        for event in transition.events:
+            if event["type"] == "deal_end":
+                record.deal_results.append((event["number"], event["points"], event.get("detail", {})))
+            elif event["type"] == "chips":
+                occupant = self.seats[event["seat"]]
+                if occupant is not None and occupant.player_id is not None:
+                    record.chips.append(ChipMove(occupant.player_id, event["delta"], event["reason"],
+                                                 deal, seq))
+        outcome = self.engine.outcome(transition.state)
+        if outcome is not None:
+            record.result = outcome.to_json()
+        return transition.state
+
+    def _commit(self, state: Any, record: StepRecord) -> None:
+        self.state = state
+        self.seq += len(record.actions)
+        self.deals += len(record.deals)
+        self.version += 1
+        if record.result is not None:
+            self.status = "finished"
+        self.broadcast()
+
+    # --- automatic steps ---------------------------------------------------------------------
+
+    def _has_auto_step(self) -> bool:
+        if self.state is None or self.engine.outcome(self.state) is not None:
+            return False
+        return self.engine.needs_deck(self.state) or self.engine.has_auto_step(self.state)
+
+    def _schedule(self) -> None:
+        if self._auto_task is None and self._has_auto_step():
+            self._auto_task = asyncio.create_task(self._auto_after(self.timing.auto_pause))
+
+    async def _auto_after(self, delay: float) -> None:
+        try:
+            await asyncio.sleep(delay)
+            async with self.lock:
+                if self._has_auto_step():
+                    await self._auto_step()
+        except Exception:
+            log.exception("room %s: automatic step failed", self.id)
+        finally:
+            self._auto_task = None
+        self._schedule()
+
+    async def _auto_step(self) -> None:
+        record = StepRecord(self.match_id or "")
+        if self.engine.needs_deck(self.state):
+            state = self._deal(self.state, record)
+        else:
+            self._log(record, None, {"kind": "auto"})
+            state = self._absorb(self.engine.auto_step(self.state), record)
+        await self.store.record_step(record)
+        self._commit(state, record)
+
+    async def close(self) -> None:
+        if self._auto_task is not None:
+            self._auto_task.cancel()
+        for conn in self.connections:
+            conn.outbox.put_nowait(None)

@@ -1,0 +1,91 @@
+"""Shared fixtures: real databases (SQLite, and PostgreSQL where it runs) and the ASGI app."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import create_async_engine
+from starlette.testclient import TestClient
+
+from app.config import Settings
+from app.db import migrate
+from app.main import create_app
+
+POSTGRES_URL = os.environ.get("CARDROOM_TEST_POSTGRES_URL",
+                              "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+async def _reset_postgres(url: str) -> None:
+    engine = create_async_engine(url)
+    try:
+        async with engine.begin() as connection:
+            await connection.execute(text("DROP SCHEMA IF EXISTS public CASCADE"))
+            await connection.execute(text("CREATE SCHEMA public"))
+    finally:
+        await engine.dispose()
+
+
+def _postgres_reachable(url: str) -> str | None:
+    try:
+        asyncio.run(_reset_postgres(url))
+    except Exception as error:  # any failure to reach the server means "not here"
+        return f"{type(error).__name__}: {error}"
+    return None
+
+
+@pytest.fixture(scope="session")
+def sqlite_url(tmp_path_factory: pytest.TempPathFactory) -> str:
+    url = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('db') / 'cardroom.db'}"
+    migrate.upgrade(url)
+    return url
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> str:
+    problem = _postgres_reachable(POSTGRES_URL)
+    if problem is not None:
+        if IN_CI:
+            pytest.fail(f"PostgreSQL must run in CI ({POSTGRES_URL}): {problem}")
+        print(f"\nNOTICE: PostgreSQL tests skipped, no server at {POSTGRES_URL}: {problem}")
+        pytest.skip(f"no PostgreSQL at {POSTGRES_URL}")
+    migrate.upgrade(POSTGRES_URL)
+    return POSTGRES_URL
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def database_url(request: pytest.FixtureRequest) -> str:
+    """Each test that takes this runs once on SQLite and once on PostgreSQL."""
+    name = "sqlite_url" if request.param == "sqlite" else "postgres_url"
+    url: str = request.getfixturevalue(name)
+    return url
+
+
+def make_settings(database_url: str, **overrides: object) -> Settings:
+    values: dict[str, object] = {"database_url": database_url, "test_mode": True,
+                                 "reveal_pause": 0.0, "bot_delay": 0.0}
+    values.update(overrides)
+    return Settings(**values)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def client(sqlite_url: str) -> Iterator[TestClient]:
+    """The app on the session's SQLite database, in test mode, with no pauses."""
+    with TestClient(create_app(make_settings(sqlite_url), run_migrations=False)) as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def db_client(database_url: str) -> Iterator[TestClient]:
+    """The same app, once per database."""
+    with TestClient(create_app(make_settings(database_url), run_migrations=False)) as test_client:
+        yield test_client
+
+
+def project_dir() -> Path:
+    return Path(__file__).resolve().parents[1]

@@ -1,0 +1,106 @@
+"""Test helpers: players that talk to the app over HTTP and WebSockets."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
+from typing import Any
+
+from starlette.testclient import TestClient, WebSocketTestSession
+
+from app.games.cards import Card
+
+Message = dict[str, Any]
+
+
+def deck_for_hands(hands: Sequence[Sequence[str]], dealer: int, order: Callable[[int, int], int],
+                   widow: Sequence[str] = ()) -> list[str]:
+    """The deck (top first) that deals ``hands[seat]`` when dealing one card at a time, where
+    ``order(dealer, i)`` is the seat that gets the ``i``-th card."""
+    given = [list(hand) for hand in hands]
+    deck = [given[order(dealer, i)].pop(0) for i in range(sum(len(hand) for hand in hands))]
+    return deck + list(widow)
+
+
+class Client:
+    """A guest player (or, without a name, a spectator) with one WebSocket to a room."""
+
+    def __init__(self, http: TestClient, name: str | None) -> None:
+        self.http = http
+        self.name = name
+        self.id: str | None = None
+        self.token: str | None = None
+        self.ws: WebSocketTestSession | None = None
+        self.last_state: Message | None = None
+        if name is not None:
+            body = http.post("/api/players", json={"name": name}).json()
+            self.id, self.token = body["id"], body["token"]
+
+    @property
+    def auth(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"}
+
+    def create_room(self, game: str, options: dict[str, Any] | None = None,
+                    private: bool = False) -> str:
+        response = self.http.post("/api/rooms", headers=self.auth,
+                                  json={"game": game, "options": options or {}, "private": private})
+        assert response.status_code == 201, response.text
+        room_id: str = response.json()["id"]
+        return room_id
+
+    @contextmanager
+    def connected(self, room_id: str) -> Iterator[Client]:
+        query = f"?token={self.token}" if self.token else ""
+        with self.http.websocket_connect(f"/ws/rooms/{room_id}{query}") as ws:
+            self.ws = ws
+            self.until(lambda m: m["type"] == "state")
+            try:
+                yield self
+            finally:
+                self.ws = None
+
+    def send(self, message: Message | str) -> None:
+        assert self.ws is not None
+        self.ws.send_text(message if isinstance(message, str) else json.dumps(message))
+
+    def recv(self) -> Message:
+        assert self.ws is not None
+        message: Message = json.loads(self.ws.receive_text())
+        if message["type"] == "state":
+            self.last_state = message
+        return message
+
+    def until(self, predicate: Callable[[Message], bool], limit: int = 2000) -> Message:
+        for _ in range(limit):
+            message = self.recv()
+            if predicate(message):
+                return message
+        raise AssertionError(f"{self.name}: no matching message in {limit}")
+
+    def state_where(self, predicate: Callable[[Message], bool]) -> Message:
+        """The first state (the latest one seen, if it already matches) for which ``predicate`` holds."""
+        if self.last_state is not None and predicate(self.last_state):
+            return self.last_state
+        return self.until(lambda m: m["type"] == "state" and predicate(m))
+
+    def error(self) -> Message:
+        return self.until(lambda m: m["type"] == "error")
+
+    def act(self, action: Message, ref: str | None = None) -> None:
+        message: Message = {"type": "act", "action": action}
+        if ref is not None:
+            message["id"] = ref
+        self.send(message)
+
+
+def cards(text: str) -> list[str]:
+    return [str(Card.parse(word)) for word in text.split()]
+
+
+def seat_all(players: Sequence[Client], room_id: str, stack: ExitStack) -> None:
+    """Connect every player to the room and seat player ``i`` in seat ``i``."""
+    for seat, player in enumerate(players):
+        stack.enter_context(player.connected(room_id))
+        player.send({"type": "sit", "seat": seat})
+        player.state_where(lambda m, s=seat, p=player: m["room"]["seats"][s]["player_id"] == p.id)

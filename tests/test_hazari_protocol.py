@@ -1,0 +1,113 @@
+"""Hazari over the real protocol: four WebSocket clients play whole matches through the ASGI app."""
+
+from __future__ import annotations
+
+import random
+from contextlib import ExitStack
+
+from starlette.testclient import TestClient
+from support import Client, Message, deck_for_hands, seat_all
+
+from app.games.cards import card_texts, parse_cards
+from app.games.hazari.arrangements import random_arrangement
+
+# Hands built so that every group is easy to rank by eye (HZ-5): one player holds four troys.
+STRONG = "AS AH AD KS KH KD QS QH QD JS JH JD 2C"
+SECOND = "10S 10H 10D 9S 9H 9D 8S 8H 8D 7S 7H 7D 3C"
+THIRD = "6S 6H 6D 5S 5H 5D 4S 4H 4D 3S 3H 3D 4C"
+CLUBS = "AC KC QC JC 10C 9C 8C 7C 6C 5C 2S 2H 2D"
+GROUPS = {
+    STRONG: [["AS", "AH", "AD"], ["KS", "KH", "KD"], ["QS", "QH", "QD"], ["JS", "JH", "JD", "2C"]],
+    SECOND: [["10S", "10H", "10D"], ["9S", "9H", "9D"], ["8S", "8H", "8D"], ["7S", "7H", "7D", "3C"]],
+    THIRD: [["6S", "6H", "6D"], ["5S", "5H", "5D"], ["4S", "4H", "4D"], ["3S", "3H", "3D", "4C"]],
+    CLUBS: [["2S", "2H", "2D"], ["AC", "KC", "QC"], ["JC", "10C", "9C"], ["8C", "7C", "6C", "5C"]],
+}
+
+
+def hazari_order(dealer: int, i: int) -> int:
+    """HZ-3: one card at a time, starting at dealer+1, counter-clockwise (increasing seat)."""
+    return (dealer + 1 + i) % 4
+
+
+def deck_giving(strong_seat: int, dealer: int) -> list[str]:
+    others = [SECOND, THIRD, CLUBS]
+    hands = [""] * 4
+    hands[strong_seat] = STRONG
+    for offset, hand in enumerate(others, start=1):
+        hands[(strong_seat + offset) % 4] = hand
+    return deck_for_hands([hand.split() for hand in hands], dealer, hazari_order)
+
+
+def hand_text(state: Message) -> str:
+    hand = state["view"]["hand"]
+    for text in GROUPS:
+        if sorted(text.split()) == sorted(hand):
+            return text
+    raise AssertionError(f"unexpected hand {hand}")
+
+
+def play_deal_with_groups(players: list[Client], deal: int) -> None:
+    for player in players:
+        state = player.state_where(lambda m: m["view"].get("deal") == deal
+                                   and m["view"]["phase"] == "arranging")
+        player.act({"kind": "up", "groups": GROUPS[hand_text(state)]}, ref=f"up-{deal}")
+
+
+def test_fixed_decks_play_a_whole_match_with_the_expected_scores(client: TestClient) -> None:
+    players = [Client(client, f"Player {seat}") for seat in range(4)]
+    decks = [deck_giving(1, dealer=0), deck_giving(0, dealer=1), deck_giving(1, dealer=2)]
+    room_id = players[0].create_room("hazari", {"target": 700, "decks": decks, "first_dealer": 0})
+    spectator = Client(client, None)
+    with ExitStack() as stack:
+        seat_all(players, room_id, stack)
+        stack.enter_context(spectator.connected(room_id))
+        players[0].send({"type": "start"})
+        for deal in (1, 2, 3):
+            play_deal_with_groups(players, deal)
+        final = players[2].state_where(lambda m: m["view"]["phase"] == "finished")
+        watched = spectator.state_where(lambda m: m["view"]["phase"] == "finished")
+    assert final["view"]["scores"] == [360, 720, 0, 0]
+    assert final["room"]["status"] == "finished"
+    assert watched["view"]["hand"] in ([], None)
+    assert final["legal"] == []
+
+    history = client.get("/api/matches", params={"player": players[3].id}).json()
+    match = history["matches"][0]
+    assert match["result"]["winners"] == [1]
+    assert match["result"]["totals"] == [360, 720, 0, 0]
+    detail = client.get(f"/api/matches/{match['id']}").json()
+    assert [deal["points"] for deal in detail["deals"]] == [[0, 360, 0, 0], [360, 0, 0, 0],
+                                                             [0, 360, 0, 0]]
+    assert [deal["deck"] for deal in detail["deals"]] == decks
+    ups = [entry for entry in detail["actions"] if entry["action"]["kind"] == "up"]
+    assert len(ups) == 12
+    assert {entry["seat"] for entry in ups} == {0, 1, 2, 3}
+
+
+def random_valid_groups(hand: list[str], rng: random.Random) -> list[list[str]]:
+    return [card_texts(group) for group in random_arrangement(parse_cards(hand), rng)]
+
+
+def test_a_full_match_to_1000_with_shuffled_decks(client: TestClient) -> None:
+    rng = random.Random(7)
+    players = [Client(client, f"Random {seat}") for seat in range(4)]
+    room_id = players[0].create_room("hazari")
+    with ExitStack() as stack:
+        seat_all(players, room_id, stack)
+        players[0].send({"type": "start"})
+        deal = 1
+        while True:
+            states = [p.state_where(lambda m, d=deal: m["view"]["phase"] == "finished"
+                                    or (m["view"].get("deal") == d and m["view"]["phase"] == "arranging"))
+                      for p in players]
+            if states[0]["view"]["phase"] == "finished":
+                break
+            for player, state in zip(players, states, strict=True):
+                player.act({"kind": "up", "groups": random_valid_groups(state["view"]["hand"], rng)})
+            deal += 1
+    scores = states[0]["view"]["scores"]
+    assert max(scores) >= 1000
+    assert sum(scores) == 360 * (deal - 1)
+    detail = client.get(f"/api/matches/{states[0]['room']['match_id']}").json()
+    assert all(sum(d["points"]) == 360 for d in detail["deals"])
+    assert detail["status"] == "finished"

@@ -1,0 +1,60 @@
+"""The project's frame: the Dockerfile lints clean, the Compose file is valid, the CLI answers."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+from conftest import project_dir
+
+BIN = Path(sys.executable).parent
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(args, cwd=project_dir(), capture_output=True, text=True, check=False)
+
+
+def test_dockerfile_passes_hadolint() -> None:
+    result = run(str(BIN / "hadolint"), "Dockerfile")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_dockerfile_runs_as_non_root_and_migrates_before_serving() -> None:
+    text = (project_dir() / "Dockerfile").read_text()
+    assert "-slim" in text.splitlines()[0]
+    assert "\nUSER 10001\n" in text
+    assert "cardroom migrate && exec cardroom serve" in text
+
+
+def test_compose_file_matches_the_compose_specification() -> None:
+    result = run(str(BIN / "check-jsonschema"), "--builtin-schema", "vendor.compose-spec",
+                 "docker-compose.yml")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_compose_app_waits_for_a_healthy_postgres_16_with_a_volume() -> None:
+    compose = yaml.safe_load((project_dir() / "docker-compose.yml").read_text())
+    db, app = compose["services"]["db"], compose["services"]["app"]
+    assert db["image"] == "postgres:16"
+    assert "healthcheck" in db
+    assert any(volume.startswith("pgdata:") for volume in db["volumes"])
+    assert app["depends_on"]["db"]["condition"] == "service_healthy"
+    assert app["environment"]["CARDROOM_DATABASE_URL"].startswith("postgresql+asyncpg://")
+
+
+def test_cli_migrates_a_fresh_sqlite_database(tmp_path: Path) -> None:
+    database = tmp_path / "fresh" / "cardroom.db"
+    result = subprocess.run([str(BIN / "cardroom"), "migrate"], capture_output=True, text=True,
+                            env={"CARDROOM_DATABASE_URL": f"sqlite+aiosqlite:///{database}",
+                                 "PATH": str(BIN)}, check=False)
+    assert result.returncode == 0, result.stderr
+    assert database.exists()
+
+
+def test_hadolint_really_reports_a_bad_dockerfile(tmp_path: Path) -> None:
+    bad = tmp_path / "Dockerfile"
+    bad.write_text("FROM python\nRUN cd /tmp && pip install flask\n")
+    result = run(str(BIN / "hadolint"), str(bad))
+    assert result.returncode != 0
