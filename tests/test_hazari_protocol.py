@@ -5,11 +5,13 @@ from __future__ import annotations
 import random
 from contextlib import ExitStack
 
+from conftest import make_settings
 from starlette.testclient import TestClient
 from support import Client, Message, deck_for_hands, seat_all
 
 from app.games.cards import card_texts, parse_cards
 from app.games.hazari.arrangements import random_arrangement
+from app.main import create_app
 
 # Hands built so that every group is easy to rank by eye (HZ-5): one player holds four troys.
 STRONG = "AS AH AD KS KH KD QS QH QD JS JH JD 2C"
@@ -111,3 +113,28 @@ def test_a_full_match_to_1000_with_shuffled_decks(client: TestClient) -> None:
     detail = client.get(f"/api/matches/{states[0]['room']['match_id']}").json()
     assert all(sum(d["points"]) == 360 for d in detail["deals"])
     assert detail["status"] == "finished"
+
+
+def test_rounds_are_revealed_one_at_a_time_after_the_pause(sqlite_url: str) -> None:
+    settings = make_settings(sqlite_url, reveal_pause=0.05)
+    with TestClient(create_app(settings, run_migrations=False)) as paced:
+        players = [Client(paced, f"Paced {seat}") for seat in range(4)]
+        room_id = players[0].create_room("hazari", {"decks": [deck_giving(1, dealer=0)],
+                                                    "first_dealer": 0})
+        with ExitStack() as stack:
+            seat_all(players, room_id, stack)
+            players[0].send({"type": "start"})
+            play_deal_with_groups(players, 1)
+            showing = players[0].state_where(lambda m: m["view"]["phase"] == "showing")
+            players[3].act({"kind": "up", "groups": GROUPS[CLUBS]}, ref="late")
+            error = players[3].error()
+            assert error["code"] == "action/not_your_turn" and error["ref"] == "late"
+            revealed = [showing]
+            while len(revealed[-1]["view"]["rounds"]) < 4:
+                revealed.append(players[0].until(lambda m: m["type"] == "state"))
+    counts = [len(state["view"]["rounds"]) for state in revealed]
+    assert counts == list(range(counts[0], 5))
+    versions = [state["version"] for state in revealed]
+    assert versions == list(range(versions[0], versions[0] + len(versions)))
+    assert [r["winner"] for r in revealed[-1]["view"]["rounds"]] == [1, 1, 1, 1]
+    assert [r["leader"] for r in revealed[-1]["view"]["rounds"]] == [1, 1, 1, 1]

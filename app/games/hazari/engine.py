@@ -27,7 +27,7 @@ from app.games.hazari.arrangements import (
     check_shape,
     random_arrangement,
 )
-from app.games.hazari.combos import card_points, key_of
+from app.games.hazari.combos import CARD_INDEX, card_points, key_of
 from app.games.hazari.state import (
     MATCH_TIES,
     SEATS,
@@ -68,6 +68,10 @@ def parse_up(raw: Any) -> Up:
         raise InvalidAction(f"'groups' must be a list of 4 lists of cards, got {groups!r}",
                             code="action/bad_groups")
     parsed = tuple(parse_cards(list(group)) for group in groups)
+    foreign = [str(card) for group in parsed for card in group if card not in CARD_INDEX]
+    if foreign:
+        raise InvalidAction(f"{', '.join(foreign)} in {groups!r} not in a Hazari pack (HZ-2)",
+                            code="action/bad_card")
     check_shape(parsed)
     return Up(parsed)
 

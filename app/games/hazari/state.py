@@ -8,7 +8,7 @@ from enum import Enum
 from app.games.base import JSON
 from app.games.cards import Card, card_texts
 from app.games.hazari.arrangements import Groups, groups_text
-from app.games.hazari.combos import category_name, unpack
+from app.games.hazari.combos import best_triple, category_name, unpack
 
 SEATS = 4
 TIE_RULES = ("later_wins", "first_wins")
@@ -53,8 +53,12 @@ class Play:
     key: int
 
     def to_json(self) -> JSON:
-        return {"seat": self.seat, "cards": card_texts(self.cards),
-                "combination": category_name(self.key), "key": list(unpack(self.key))}
+        """A 4-card group also names its ``best`` triple, the one that counts (HZ-7)."""
+        shown: JSON = {"seat": self.seat, "cards": card_texts(self.cards),
+                       "combination": category_name(self.key), "key": list(unpack(self.key))}
+        if len(self.cards) == 4:
+            shown["best"] = card_texts(best_triple(self.cards))
+        return shown
 
 
 @dataclass(frozen=True)
