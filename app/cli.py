@@ -1,8 +1,9 @@
-"""The ``cardroom`` command: ``serve`` and ``migrate``."""
+"""The ``cardroom`` command: ``serve``, ``migrate`` and ``simulate``."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
 
@@ -27,6 +28,45 @@ def migrate_database(_args: argparse.Namespace) -> int:
     return 0
 
 
+def simulate(args: argparse.Namespace) -> int:
+    from app.sim.report import format_table
+    from app.sim.simulate import SimConfig
+    from app.sim.simulate import simulate as run
+
+    options: dict[str, object] = {}
+    for text in args.option:
+        name, _, value = text.partition("=")
+        try:
+            options[name] = json.loads(value)
+        except json.JSONDecodeError:
+            options[name] = value
+    config = SimConfig(game=args.game, levels=tuple(args.seats.split(",")), deals=args.deals,
+                       seed=args.seed, jobs=args.jobs, stack=args.stack, options=options)
+    try:
+        result = run(config)
+    except ValueError as error:
+        print(f"cardroom simulate: {error}", file=sys.stderr)
+        return 2
+    print(json.dumps(result.to_json(), indent=2) if args.json else format_table(result))
+    return 0
+
+
+def _simulate_arguments(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--game", required=True, help="hazari, azi or hasenpfeffer")
+    command.add_argument("--seats", required=True,
+                         help="one bot level per seat, e.g. strong,random,random,random")
+    command.add_argument("--deals", type=int, default=1000,
+                         help="deals to play; matches follow one another as they end")
+    command.add_argument("--seed", type=int, default=0, help="the same seed gives the same results")
+    command.add_argument("--jobs", type=int, default=1, help="worker processes; 0: every core")
+    command.add_argument("--stack", type=int, default=1000,
+                         help="each seat's starting chips (chip games)")
+    command.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                         help="a table option (VALUE read as JSON when it parses)")
+    command.add_argument("--json", action="store_true", help="machine-readable output")
+    command.set_defaults(run=simulate)
+
+
 def parser() -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(prog="cardroom", description="The cardroom server.")
     commands = root.add_subparsers(dest="command", required=True)
@@ -36,6 +76,8 @@ def parser() -> argparse.ArgumentParser:
     serve_command.set_defaults(run=serve)
     commands.add_parser("migrate", help="bring the database to the newest schema").set_defaults(
         run=migrate_database)
+    _simulate_arguments(commands.add_parser(
+        "simulate", help="play bots against each other in memory; points per deal with 95%% CIs"))
     return root
 
 

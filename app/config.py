@@ -17,6 +17,8 @@ class Settings(BaseSettings):
     reveal_pause: float = 1.5
     bot_delay: float = 0.8
     starting_chips: int = 1000
+    topup_below: int = 10
+    topup_period_hours: float = 24.0
     max_message_bytes: int = 4096
     history_max_limit: int = 100
     log_level: str = "info"

@@ -34,8 +34,10 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True)
         store = Store(make_sessionmaker(engine))
         app.state.settings = settings
         app.state.store = store
-        app.state.rooms = RoomManager(store, Timing(auto_pause=settings.reveal_pause),
-                                      test_mode=settings.test_mode)
+        app.state.rooms = RoomManager(
+            store, Timing(auto_pause=settings.reveal_pause, bot_delay=settings.bot_delay),
+            test_mode=settings.test_mode, bot_stack=settings.starting_chips)
+        await app.state.rooms.restore()
         try:
             yield
         finally:

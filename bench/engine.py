@@ -115,7 +115,29 @@ def bench_azi(seconds: float = 3.0) -> list[Measurement]:
     ]
 
 
-GAMES: list[Callable[[], list[Measurement]]] = [bench_hazari, bench_azi]
+def bench_hasenpfeffer(seconds: float = 3.0) -> list[Measurement]:
+    """Whole random Hasenpfeffer deals through the engine: auction, widow, trump, discard and six
+    tricks (a thrown-in deal counts as one), every action a uniformly random legal one."""
+    from app.games.cards import hasenpfeffer_deck
+    from app.games.hasenpfeffer import ENGINE
+
+    rng = random.Random(1)
+    deck = list(hasenpfeffer_deck())
+    forms = [ENGINE.make_options({}), ENGINE.make_options({"bidding": "pepper"})]
+
+    def one_deal() -> int:
+        state = ENGINE.start(rng.choice(forms), Seating(players=4, first_dealer=rng.randrange(4)))
+        rng.shuffle(deck)
+        state = ENGINE.deal(state, deck).state
+        while not ENGINE.needs_deck(state) and ENGINE.outcome(state) is None:
+            seat = ENGINE.to_act(state)[0]
+            state = ENGINE.apply(state, seat, ENGINE.random_action(state, seat, rng)).state
+        return 1
+
+    return [("hasenpfeffer.random_deal", _rate(one_deal, seconds), "deals/s")]
+
+
+GAMES: list[Callable[[], list[Measurement]]] = [bench_hazari, bench_azi, bench_hasenpfeffer]
 
 
 def main() -> None:

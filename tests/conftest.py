@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,8 +12,8 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 from starlette.testclient import TestClient
+from support import make_settings
 
-from app.config import Settings
 from app.db import migrate
 from app.main import create_app
 
@@ -40,10 +41,19 @@ def _postgres_reachable(url: str) -> str | None:
 
 
 @pytest.fixture(scope="session")
-def sqlite_url(tmp_path_factory: pytest.TempPathFactory) -> str:
-    url = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('db') / 'cardroom.db'}"
-    migrate.upgrade(url)
-    return url
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An empty, migrated database file that tests copy and never open themselves."""
+    path = tmp_path_factory.mktemp("template") / "cardroom.db"
+    migrate.upgrade(f"sqlite+aiosqlite:///{path}")
+    return path
+
+
+@pytest.fixture(scope="session")
+def sqlite_url(sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory) -> str:
+    """One SQLite database shared by the storage tests of a session."""
+    path = tmp_path_factory.mktemp("db") / "cardroom.db"
+    shutil.copyfile(sqlite_template, path)
+    return f"sqlite+aiosqlite:///{path}"
 
 
 @pytest.fixture(scope="session")
@@ -66,17 +76,18 @@ def database_url(request: pytest.FixtureRequest) -> str:
     return url
 
 
-def make_settings(database_url: str, **overrides: object) -> Settings:
-    values: dict[str, object] = {"database_url": database_url, "test_mode": True,
-                                 "reveal_pause": 0.0, "bot_delay": 0.0}
-    values.update(overrides)
-    return Settings(**values)  # type: ignore[arg-type]
+@pytest.fixture
+def fresh_sqlite_url(sqlite_template: Path, tmp_path: Path) -> str:
+    """A database of its own for one test."""
+    copy = tmp_path / "cardroom.db"
+    shutil.copyfile(sqlite_template, copy)
+    return f"sqlite+aiosqlite:///{copy}"
 
 
 @pytest.fixture
-def client(sqlite_url: str) -> Iterator[TestClient]:
-    """The app on the session's SQLite database, in test mode, with no pauses."""
-    with TestClient(create_app(make_settings(sqlite_url), run_migrations=False)) as test_client:
+def client(fresh_sqlite_url: str) -> Iterator[TestClient]:
+    """The app on a fresh SQLite database, in test mode, with no pauses."""
+    with TestClient(create_app(make_settings(fresh_sqlite_url), run_migrations=False)) as test_client:
         yield test_client
 
 
@@ -85,7 +96,3 @@ def db_client(database_url: str) -> Iterator[TestClient]:
     """The same app, once per database."""
     with TestClient(create_app(make_settings(database_url), run_migrations=False)) as test_client:
         yield test_client
-
-
-def project_dir() -> Path:
-    return Path(__file__).resolve().parents[1]

@@ -5,13 +5,24 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
+from pathlib import Path
 from typing import Any
 
 from starlette.testclient import TestClient, WebSocketTestSession
 
+from app.config import Settings
 from app.games.cards import Card
 
 Message = dict[str, Any]
+PROJECT_DIR = Path(__file__).resolve().parents[1]
+
+
+def make_settings(database_url: str, **overrides: object) -> Settings:
+    """Test settings: test mode on, no pauses."""
+    values: dict[str, object] = {"database_url": database_url, "test_mode": True,
+                                 "reveal_pause": 0.0, "bot_delay": 0.0}
+    values.update(overrides)
+    return Settings(**values)  # type: ignore[arg-type]
 
 
 def deck_for_hands(hands: Sequence[Sequence[str]], dealer: int, order: Callable[[int, int], int],

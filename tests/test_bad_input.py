@@ -6,10 +6,9 @@ from collections.abc import Iterator
 from contextlib import ExitStack
 
 import pytest
-from conftest import make_settings
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from support import Client, Message, deck_for_hands, seat_all
+from support import Client, Message, deck_for_hands, make_settings, seat_all
 from test_hazari_protocol import GROUPS, STRONG, deck_giving, hand_text
 
 from app.main import create_app
@@ -174,8 +173,8 @@ def test_bad_room_requests(client: TestClient) -> None:
                        headers={"Content-Type": "application/json"}).status_code == 422
 
 
-def test_test_mode_options_are_refused_outside_test_mode(sqlite_url: str) -> None:
-    settings = make_settings(sqlite_url, test_mode=False)
+def test_test_mode_options_are_refused_outside_test_mode(fresh_sqlite_url: str) -> None:
+    settings = make_settings(fresh_sqlite_url, test_mode=False)
     with TestClient(create_app(settings, run_migrations=False)) as plain:
         owner = Client(plain, "Owner")
         deck = deck_for_hands([STRONG.split()] * 4, 0, lambda d, i: (d + 1 + i) % 4)

@@ -5,9 +5,8 @@ from __future__ import annotations
 import random
 from contextlib import ExitStack
 
-from conftest import make_settings
 from starlette.testclient import TestClient
-from support import Client, Message, deck_for_hands, seat_all
+from support import Client, Message, deck_for_hands, make_settings, seat_all
 
 from app.games.cards import card_texts, parse_cards
 from app.games.hazari.arrangements import random_arrangement
@@ -115,8 +114,8 @@ def test_a_full_match_to_1000_with_shuffled_decks(client: TestClient) -> None:
     assert detail["status"] == "finished"
 
 
-def test_rounds_are_revealed_one_at_a_time_after_the_pause(sqlite_url: str) -> None:
-    settings = make_settings(sqlite_url, reveal_pause=0.05)
+def test_rounds_are_revealed_one_at_a_time_after_the_pause(fresh_sqlite_url: str) -> None:
+    settings = make_settings(fresh_sqlite_url, reveal_pause=0.05)
     with TestClient(create_app(settings, run_migrations=False)) as paced:
         players = [Client(paced, f"Paced {seat}") for seat in range(4)]
         room_id = players[0].create_room("hazari", {"decks": [deck_giving(1, dealer=0)],

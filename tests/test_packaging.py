@@ -7,13 +7,13 @@ import sys
 from pathlib import Path
 
 import yaml
-from conftest import project_dir
+from support import PROJECT_DIR
 
 BIN = Path(sys.executable).parent
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(args, cwd=project_dir(), capture_output=True, text=True, check=False)
+    return subprocess.run(args, cwd=PROJECT_DIR, capture_output=True, text=True, check=False)
 
 
 def test_dockerfile_passes_hadolint() -> None:
@@ -22,7 +22,7 @@ def test_dockerfile_passes_hadolint() -> None:
 
 
 def test_dockerfile_runs_as_non_root_and_migrates_before_serving() -> None:
-    text = (project_dir() / "Dockerfile").read_text()
+    text = (PROJECT_DIR / "Dockerfile").read_text()
     assert "-slim" in text.splitlines()[0]
     assert "\nUSER 10001\n" in text
     assert "cardroom migrate && exec cardroom serve" in text
@@ -35,7 +35,7 @@ def test_compose_file_matches_the_compose_specification() -> None:
 
 
 def test_compose_app_waits_for_a_healthy_postgres_16_with_a_volume() -> None:
-    compose = yaml.safe_load((project_dir() / "docker-compose.yml").read_text())
+    compose = yaml.safe_load((PROJECT_DIR / "docker-compose.yml").read_text())
     db, app = compose["services"]["db"], compose["services"]["app"]
     assert db["image"] == "postgres:16"
     assert "healthcheck" in db

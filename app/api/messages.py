@@ -45,18 +45,22 @@ class Start(Message):
     type: Literal["start"]
 
 
+class Close(Message):
+    type: Literal["close"]
+
+
 class Act(Message):
     type: Literal["act"]
     id: Annotated[StrictStr, Field(max_length=64)] | None = None
     action: dict[str, Any]
 
 
-Inbound = Annotated[Sit | Stand | AddBot | Start | Act, Field(discriminator="type")]
+Inbound = Annotated[Sit | Stand | AddBot | Start | Close | Act, Field(discriminator="type")]
 INBOUND = TypeAdapter(Inbound)
-TYPES = ("sit", "stand", "add_bot", "start", "act")
+TYPES = ("sit", "stand", "add_bot", "start", "close", "act")
 
 
-def parse_message(text: str) -> Sit | Stand | AddBot | Start | Act:
+def parse_message(text: str) -> Sit | Stand | AddBot | Start | Close | Act:
     """The message in ``text``; raises :class:`MessageError` naming what is wrong."""
     try:
         raw = json.loads(text)

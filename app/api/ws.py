@@ -8,7 +8,7 @@ import logging
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from app.api.messages import Act, AddBot, Sit, Stand, Start, parse_message, ref_of
+from app.api.messages import Act, AddBot, Close, Sit, Stand, Start, parse_message, ref_of
 from app.db.store import Store
 from app.games.base import Rejection
 from app.rooms.manager import RoomManager
@@ -57,6 +57,8 @@ async def _handle(room: Room, conn: Connection, text: str) -> None:
             await room.add_bot(conn, seat, level)
         case Start():
             await room.start(conn)
+        case Close():
+            await room.close_table(conn)
         case Act(id=ref, action=action):
             await room.act(conn, action, ref)
 

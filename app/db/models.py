@@ -33,6 +33,8 @@ class Room(Base):
     status: Mapped[str] = mapped_column(String(12))
     match_id: Mapped[str | None] = mapped_column(String(32))
     created_at: Mapped[datetime]
+    version: Mapped[int] = mapped_column(default=0, server_default="0")
+    test_setup: Mapped[dict[str, Any] | None]
 
     __table_args__ = (Index("ix_rooms_status", "status"),)
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import models
+from app.games.base import Rejection
 
 BANK = "bank"
 
@@ -22,6 +23,10 @@ def player_account(player_id: str) -> str:
 
 def pot_account(match_id: str) -> str:
     return f"pot:{match_id}"
+
+
+def bot_account(match_id: str, seat: int) -> str:
+    return f"bot:{match_id}:{seat}"
 
 
 def now() -> datetime:
@@ -38,9 +43,10 @@ def hash_token(token: str) -> str:
 
 @dataclass
 class ChipMove:
-    """Chips between a player and a match's pot: ``delta`` < 0 puts them in, > 0 takes them out."""
+    """Chips between a player's (or a bot's) account and a match's pot: ``delta`` < 0 puts them in,
+    > 0 takes them out."""
 
-    player_id: str
+    account: str
     delta: int
     kind: str
     deal: int | None
@@ -56,7 +62,22 @@ class StepRecord:
     deals: list[models.Deal] = field(default_factory=list)
     deal_results: list[tuple[int, list[Any], dict[str, Any]]] = field(default_factory=list)
     chips: list[ChipMove] = field(default_factory=list)
+    grants: list[tuple[str, int]] = field(default_factory=list)
     result: dict[str, Any] | None = None
+
+
+@dataclass
+class SavedRoom:
+    room: models.Room
+    seats: list[tuple[models.RoomSeat, str | None]]
+    match: models.Match | None = None
+    match_seats: list[models.MatchSeat] = field(default_factory=list)
+    decks: dict[int, list[Any]] = field(default_factory=dict)
+    actions: list[models.Action] = field(default_factory=list)
+
+
+class TopUpRefused(Rejection):
+    code = "chips/refused"
 
 
 class Store:
@@ -87,6 +108,24 @@ class Store:
         async with self.sessions() as session:
             return await _balance(session, account)
 
+    async def top_up(self, player_id: str, to: int, below: int, period: timedelta) -> int:
+        """Grant a player below ``below`` chips enough to hold ``to`` again, at most once per
+        ``period``; returns the new balance. Raises :class:`TopUpRefused` otherwise."""
+        account = player_account(player_id)
+        async with self.sessions.begin() as session:
+            balance = await _balance(session, account)
+            if balance >= below:
+                raise TopUpRefused(f"a top-up is for players with fewer than {below} chips; you have "
+                                   f"{balance}", code="chips/not_needed")
+            last = await session.scalar(
+                select(func.max(models.ChipTransfer.at))
+                .where(models.ChipTransfer.target == account, models.ChipTransfer.kind == "top_up"))
+            if last is not None and now() - last < period:
+                raise TopUpRefused(f"one top-up per {period}; the last was at {last.isoformat()}Z",
+                                   code="chips/too_soon")
+            session.add(_transfer(BANK, account, to - balance, "top_up"))
+        return to
+
     async def player_stats(self, player_id: str) -> dict[str, Any]:
         """Per game: matches played, finished and won."""
         async with self.sessions() as session:
@@ -106,13 +145,23 @@ class Store:
             await session.flush()
             session.add_all(models.RoomSeat(room_id=room.id, seat=seat) for seat in range(seats))
 
-    async def save_room_seats(self, room_id: str, seats: list[tuple[str | None, str | None]]) -> None:
+    async def save_room_seats(self, room_id: str, seats: list[tuple[str | None, str | None]],
+                              version: int) -> None:
         async with self.sessions.begin() as session:
             for seat, (player_id, bot) in enumerate(seats):
                 await session.execute(
                     update(models.RoomSeat)
                     .where(models.RoomSeat.room_id == room_id, models.RoomSeat.seat == seat)
                     .values(player_id=player_id, bot=bot))
+            await session.execute(
+                update(models.Room).where(models.Room.id == room_id).values(version=version))
+
+    async def unfinished_rooms(self) -> list[SavedRoom]:
+        """Every room not finished, with what it takes to rebuild it and its match."""
+        async with self.sessions() as session:
+            rooms = list(await session.scalars(
+                select(models.Room).where(models.Room.status != "finished").order_by(models.Room.created_at)))
+            return [await _saved_room(session, room) for room in rooms]
 
     async def set_room_status(self, room_id: str, status: str) -> None:
         async with self.sessions.begin() as session:
@@ -152,6 +201,25 @@ async def _balance(session: AsyncSession, account: str) -> int:
     return int(incoming or 0) - int(outgoing or 0)
 
 
+async def _saved_room(session: AsyncSession, room: models.Room) -> SavedRoom:
+    seats = await session.execute(
+        select(models.RoomSeat, models.Player.name)
+        .outerjoin(models.Player, models.Player.id == models.RoomSeat.player_id)
+        .where(models.RoomSeat.room_id == room.id).order_by(models.RoomSeat.seat))
+    saved = SavedRoom(room=room, seats=[(seat, name) for seat, name in seats])
+    if room.match_id is None:
+        return saved
+    saved.match = await session.get(models.Match, room.match_id)
+    saved.match_seats = list(await session.scalars(
+        select(models.MatchSeat).where(models.MatchSeat.match_id == room.match_id)
+        .order_by(models.MatchSeat.seat)))
+    deals = await session.scalars(select(models.Deal).where(models.Deal.match_id == room.match_id))
+    saved.decks = {deal.number: deal.deck for deal in deals}
+    saved.actions = list(await session.scalars(
+        select(models.Action).where(models.Action.match_id == room.match_id).order_by(models.Action.seq)))
+    return saved
+
+
 async def _write_step(session: AsyncSession, step: StepRecord) -> None:
     session.add_all(step.deals)
     session.add_all(step.actions)
@@ -161,10 +229,11 @@ async def _write_step(session: AsyncSession, step: StepRecord) -> None:
             update(models.Deal)
             .where(models.Deal.match_id == step.match_id, models.Deal.number == number)
             .values(points=points, detail=detail))
+    for account, amount in step.grants:
+        session.add(_transfer(BANK, account, amount, "grant", step.match_id))
     pot = pot_account(step.match_id)
     for move in step.chips:
-        player = player_account(move.player_id)
-        source, target = (player, pot) if move.delta < 0 else (pot, player)
+        source, target = (move.account, pot) if move.delta < 0 else (pot, move.account)
         session.add(_transfer(source, target, abs(move.delta), move.kind, step.match_id,
                               move.deal, move.action_seq))
     if step.result is not None:

@@ -12,11 +12,14 @@ from app.games.cards import Card
 def replay_step(engine: Engine[Any, Any], state: Any, seat: int | None, action: JSON,
                 decks: Mapping[int, Sequence[Card]]) -> Any:
     """Apply one logged step: ``{"kind": "deal", "deal": n}`` deals deck ``n``, ``{"kind": "auto"}``
-    is a forced step, anything else is ``seat``'s action."""
+    is a forced step, ``{"kind": "close"}`` closes a table (games that have tables, such as Azi);
+    anything else is ``seat``'s action."""
     if seat is None and action.get("kind") == "deal":
         return engine.deal(state, decks[int(action["deal"])]).state
     if seat is None and action.get("kind") == "auto":
         return engine.auto_step(state).state
+    if seat is None and action.get("kind") == "close":
+        return engine.close(state).state  # type: ignore[attr-defined]
     if seat is None:
         raise ValueError(f"a logged step without a seat must be a deal or an automatic step: {action}")
     return engine.apply(state, seat, engine.parse_action(action)).state

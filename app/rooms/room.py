@@ -16,9 +16,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.db import models
-from app.db.store import ChipMove, StepRecord, Store, new_id, now
+from app.db.store import ChipMove, StepRecord, Store, bot_account, new_id, now, player_account
 from app.games.base import JSON, Engine, Rejection, Seating, Transition
-from app.games.cards import Card, card_texts, shuffled
+from app.games.cards import Card, card_texts, parse_cards, shuffled
+from app.games.replay import replay_step
+from app.rooms.bots import BotSeats
 
 log = logging.getLogger(__name__)
 
@@ -34,12 +36,26 @@ class TestSetup:
     decks: tuple[tuple[Card, ...], ...] = ()
     first_dealer: int | None = None
 
+    def to_json(self) -> JSON:
+        return {"decks": [card_texts(deck) for deck in self.decks], "first_dealer": self.first_dealer}
+
+    @classmethod
+    def from_json(cls, saved: JSON | None) -> TestSetup | None:
+        if saved is None:
+            return None
+        return cls(decks=tuple(parse_cards(deck) for deck in saved["decks"]),
+                   first_dealer=saved["first_dealer"])
+
 
 @dataclass
 class Occupant:
     player_id: str | None
     name: str
     bot: str | None = None
+
+    @classmethod
+    def for_bot(cls, seat: int, level: str) -> Occupant:
+        return cls(None, f"Bot {seat + 1} ({level})", bot=level)
 
 
 @dataclass(eq=False)
@@ -54,9 +70,21 @@ class Connection:
         self.outbox.put_nowait(message)
 
 
+@dataclass(frozen=True)
+class ChipRules:
+    """For chip games: a bot's stack, and the ante a player must hold to sit down."""
+
+    enabled: bool = False
+    bot_stack: int = 0
+    ante: int = 0
+
+
 @dataclass
 class Timing:
+    """Pauses, in seconds: before an automatic step, and before a bot acts."""
+
     auto_pause: float = 0.0
+    bot_delay: float = 0.0
 
 
 WAITING_VIEW: JSON = {"phase": "waiting", "to_act": [], "hand": [], "scores": []}
@@ -65,8 +93,10 @@ WAITING_VIEW: JSON = {"phase": "waiting", "to_act": [], "hand": [], "scores": []
 class Room:
     def __init__(self, *, room_id: str, engine: Engine[Any, Any], options: JSON, private: bool,
                  owner_id: str, store: Store, timing: Timing, test_setup: TestSetup | None = None,
-                 seats: int | None = None) -> None:
+                 seats: int | None = None, chips: ChipRules | None = None) -> None:
         self.id = room_id
+        self.chips = chips or ChipRules()
+        self.busy_elsewhere: Callable[[str], bool] = lambda _player_id: False
         self.engine = engine
         self.options = options
         self.private = private
@@ -84,6 +114,8 @@ class Room:
         self.seq = 0
         self.deals = 0
         self._auto_task: asyncio.Task[None] | None = None
+        self._bot_tasks: dict[int, asyncio.Task[None]] = {}
+        self.bots = BotSeats(engine.name)
 
     # --- what the room shows -------------------------------------------------------------
 
@@ -150,9 +182,10 @@ class Room:
             if occupant is not None and occupant.player_id == player_id:
                 self.broadcast()
                 return
-            if occupant is not None:
+            if occupant is not None and (occupant.bot is None or self.state is not None):
                 raise RoomError(f"seat {seat} is taken by {occupant.name}", code="room/seat_taken")
             self._require_not_started("change seats")
+            await self._check_chips(player_id)
             await self._change_seats(lambda seats: self._move(seats, player_id, conn.name, seat))
 
     async def stand(self, conn: Connection) -> None:
@@ -172,9 +205,20 @@ class Room:
             if self.seats[seat] is not None:
                 raise RoomError(f"seat {seat} is taken", code="room/seat_taken")
             self._require_not_started("add a bot")
-            name = f"Bot {seat + 1} ({level})"
             await self._change_seats(
-                lambda seats: seats.__setitem__(seat, Occupant(None, name, bot=level)))
+                lambda seats: seats.__setitem__(seat, Occupant.for_bot(seat, level)))
+
+    async def _check_chips(self, player_id: str) -> None:
+        """AZ-5: sitting at a chip table needs the ante; chips play at one table at a time."""
+        if not self.chips.enabled or self.seat_of(player_id) is not None:
+            return
+        if self.busy_elsewhere(player_id):
+            raise RoomError("you are already seated at another chip table; leave it first",
+                            code="room/busy_elsewhere")
+        balance = await self.store.balance(player_account(player_id))
+        if balance < self.chips.ante:
+            raise RoomError(f"this table's ante is {self.chips.ante} chips and you have {balance}",
+                            code="room/no_ante")
 
     def _move(self, seats: list[Occupant | None], player_id: str, name: str | None, seat: int) -> None:
         old = self.seat_of(player_id)
@@ -186,7 +230,7 @@ class Room:
         seats = list(self.seats)
         change(seats)
         await self.store.save_room_seats(
-            self.id, [(o.player_id, o.bot) if o else (None, None) for o in seats])
+            self.id, [(o.player_id, o.bot) if o else (None, None) for o in seats], self.version + 1)
         self.seats = seats
         self.version += 1
         self.broadcast()
@@ -214,7 +258,7 @@ class Room:
             occupants = [occupant for occupant in self.seats if occupant is not None]
             self._check_seat_count(len(occupants))
             await self._start_match(occupants)
-        self._schedule()
+        self.schedule()
 
     def _check_seat_count(self, seated: int) -> None:
         engine = self.engine
@@ -229,16 +273,17 @@ class Room:
         first_dealer = self.test_setup.first_dealer
         if first_dealer is None or first_dealer >= len(occupants):
             first_dealer = secrets.randbelow(len(occupants))
-        stacks = await self._stacks(occupants)
+        match_id = new_id()
+        record = StepRecord(match_id)
+        stacks = await self._stacks(occupants, record)
         seating = Seating(players=len(occupants), first_dealer=first_dealer, stacks=stacks)
-        match = models.Match(id=new_id(), room_id=self.id, game=self.engine.name,
+        match = models.Match(id=match_id, room_id=self.id, game=self.engine.name,
                              options=self.options, first_dealer=first_dealer,
                              stacks=list(stacks) if stacks else None, status="running",
                              started_at=now(), finished_at=None, result=None)
         seat_rows = [models.MatchSeat(match_id=match.id, seat=seat, player_id=o.player_id,
                                       name=o.name, bot=o.bot) for seat, o in enumerate(occupants)]
         room_seats, self.seats, self.match_id = self.seats, list(occupants), match.id
-        record = StepRecord(match.id)
         try:
             state = self._deal(self.engine.start(self.options, seating), record)
             await self.store.start_match(match, seat_rows, record)
@@ -248,20 +293,75 @@ class Room:
         self.status = "playing"
         self._commit(state, record)
 
-    async def _stacks(self, occupants: list[Occupant]) -> tuple[int, ...] | None:
-        return None
+    def _account(self, match_id: str, seat: int) -> str:
+        occupant = self.seats[seat]
+        if occupant is not None and occupant.player_id is not None:
+            return player_account(occupant.player_id)
+        return bot_account(match_id, seat)
+
+    async def _stacks(self, occupants: list[Occupant], record: StepRecord) -> tuple[int, ...] | None:
+        """Chip games play on each player's balance; a bot brings the starting chips, granted to it."""
+        if not self.chips.enabled:
+            return None
+        stacks = []
+        for seat, occupant in enumerate(occupants):
+            if occupant.player_id is None:
+                record.grants.append((bot_account(record.match_id, seat), self.chips.bot_stack))
+                stacks.append(self.chips.bot_stack)
+            else:
+                stacks.append(await self.store.balance(player_account(occupant.player_id)))
+        return tuple(stacks)
+
+    def resume(self, match: models.Match, seats: list[models.MatchSeat], decks: dict[int, list[Any]],
+               actions: list[models.Action]) -> None:
+        """Rebuild the match in play from its stored decks and log (after a restart)."""
+        self.seats = [Occupant(seat.player_id, seat.name, seat.bot) for seat in seats]
+        seating = Seating(players=len(seats), first_dealer=match.first_dealer,
+                          stacks=tuple(match.stacks) if match.stacks else None)
+        state = self.engine.start(match.options, seating)
+        cards = {number: parse_cards(deck) for number, deck in decks.items()}
+        for action in actions:
+            state = replay_step(self.engine, state, action.seat, action.action, cards)
+        self.state, self.match_id, self.status = state, match.id, "playing"
+        self.seq, self.deals = len(actions), len(decks)
+        self.version += self.seq
 
     async def act(self, conn: Connection, raw: Any, ref: str | None) -> None:
         async with self.lock:
-            seat = self._acting_seat(conn)
-            action = self.engine.parse_action(raw)
-            transition = self.engine.apply(self.state, seat, action)
+            await self._apply(self._acting_seat(conn), raw, ref)
+        self.schedule()
+
+    async def _apply(self, seat: int, raw: Any, ref: str | None) -> None:
+        """Judge, store, then apply and announce one seat's action. A refusal changes nothing."""
+        action = self.engine.parse_action(raw)
+        transition = self.engine.apply(self.state, seat, action)
+        record = StepRecord(self.match_id or "")
+        self._log(record, seat, self.engine.action_to_json(action), ref)
+        state = self._absorb(transition, record)
+        await self.store.record_step(record)
+        self._commit(state, record)
+
+    async def close_table(self, conn: Connection) -> None:
+        """The owner closes the room: before the start at once; a table game (Azi) between games."""
+        self._require_owner(conn)
+        async with self.lock:
+            if self.status == "finished":
+                raise RoomError("the room is already closed", code="room/finished")
+            if self.state is None:
+                await self.store.set_room_status(self.id, "finished")
+                self.status = "finished"
+                self.version += 1
+                self.broadcast()
+                return
+            close = getattr(self.engine, "close", None)
+            if close is None:
+                raise RoomError(f"a {self.engine.title} match cannot be closed once it has started",
+                                code="room/cannot_close")
             record = StepRecord(self.match_id or "")
-            self._log(record, seat, self.engine.action_to_json(action), ref)
-            state = self._absorb(transition, record)
+            self._log(record, None, {"kind": "close"})
+            state = self._absorb(close(self.state), record)
             await self.store.record_step(record)
             self._commit(state, record)
-        self._schedule()
 
     def _acting_seat(self, conn: Connection) -> int:
         player_id = self._require_player(conn)
@@ -300,10 +400,8 @@ class Room:
             if event["type"] == "deal_end":
                 record.deal_results.append((event["number"], event["points"], event.get("detail", {})))
             elif event["type"] == "chips":
-                occupant = self.seats[event["seat"]]
-                if occupant is not None and occupant.player_id is not None:
-                    record.chips.append(ChipMove(occupant.player_id, event["delta"], event["reason"],
-                                                 deal, seq))
+                record.chips.append(ChipMove(self._account(record.match_id, event["seat"]),
+                                             event["delta"], event["reason"], deal, seq))
         outcome = self.engine.outcome(transition.state)
         if outcome is not None:
             record.result = outcome.to_json()
@@ -325,9 +423,31 @@ class Room:
             return False
         return self.engine.needs_deck(self.state) or self.engine.has_auto_step(self.state)
 
-    def _schedule(self) -> None:
+    def schedule(self) -> None:
+        """Start the timers of whatever is due without a player: an automatic step, a bot's turn."""
         if self._auto_task is None and self._has_auto_step():
             self._auto_task = asyncio.create_task(self._auto_after(self.timing.auto_pause))
+        if self.state is None or self.engine.outcome(self.state) is not None:
+            return
+        for seat in self.engine.to_act(self.state):
+            occupant = self.seats[seat]
+            if occupant is not None and occupant.bot is not None and seat not in self._bot_tasks:
+                self._bot_tasks[seat] = asyncio.create_task(self._bot_turn(seat, occupant.bot))
+
+    async def _bot_turn(self, seat: int, level: str) -> None:
+        try:
+            await asyncio.sleep(self.timing.bot_delay)
+            async with self.lock:
+                if self.state is not None and seat in self.engine.to_act(self.state):
+                    view = self.engine.view(self.state, seat)
+                    legal = self.engine.legal_actions(self.state, seat)
+                    action = await self.bots.choose(level, view, legal)
+                    await self._apply(seat, action, None)
+        except Exception:
+            log.exception("room %s: the bot in seat %s failed", self.id, seat)
+        finally:
+            self._bot_tasks.pop(seat, None)
+        self.schedule()
 
     async def _auto_after(self, delay: float) -> None:
         try:
@@ -339,7 +459,7 @@ class Room:
             log.exception("room %s: automatic step failed", self.id)
         finally:
             self._auto_task = None
-        self._schedule()
+        self.schedule()
 
     async def _auto_step(self) -> None:
         record = StepRecord(self.match_id or "")
@@ -352,7 +472,8 @@ class Room:
         self._commit(state, record)
 
     async def close(self) -> None:
-        if self._auto_task is not None:
-            self._auto_task.cancel()
+        for task in (self._auto_task, *self._bot_tasks.values()):
+            if task is not None:
+                task.cancel()
         for conn in self.connections:
             conn.outbox.put_nowait(None)

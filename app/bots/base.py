@@ -1,0 +1,17 @@
+"""What a bot is: it sees its seat's view and legal actions, exactly as a client does, and answers
+one of those actions. Bots import engines (for rules helpers) but never the server."""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol
+
+from app.games.base import JSON
+
+
+class Bot(Protocol):
+    game: str
+    level: str
+
+    def choose(self, view: JSON, legal: list[JSON], rng: random.Random) -> JSON:
+        """The JSON form of one action that ``legal`` allows (ranges resolved to a value)."""

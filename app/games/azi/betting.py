@@ -1,0 +1,169 @@
+"""The betting phase for the lead and the pot (AZ-7)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from app.games.base import JSON, IllegalAction
+
+from .actions import AziAction, Bet, Call, Fold, Raise
+from .options import PER_PLAYER
+from .play import start_play
+from .settling import Step, award_pot
+from .state import AziState, Phase, pay_in, per_seat, require_turn, wrong_phase
+
+
+def start_betting(state: AziState, events: list[JSON]) -> Step:
+    """AZ-7.1: the first participant after the button who can afford the minimum bet opens; if
+    nobody can, there is no betting and the first participant after the button leads."""
+    zeros = per_seat(state.seats, 0)
+    state = replace(state, bets=zeros, bids=zeros, raises=0, high=0, high_bidder=None,
+                    opener=None, pending=())
+    order = state.clockwise_after(state.button, state.in_deal)
+    opener = next((seat for seat in order if state.stacks[seat] >= state.options.min_bet), None)
+    if opener is None:
+        events.append({"type": "no_betting", "leader": order[0]})
+        return start_play(state, order[0], events)
+    events.append({"type": "betting_start", "opener": opener})
+    return replace(state, phase=Phase.BETTING, opener=opener, turn=opener, pending=(opener,)), events
+
+
+def raise_bounds(state: AziState, seat: int) -> tuple[int, int] | None:
+    """The smallest and largest total bet ``seat`` may raise to now, or None if he may not."""
+    if _cap_problem(state, seat) is not None:
+        return None
+    lowest = state.high + state.options.min_raise
+    highest = state.bets[seat] + state.stacks[seat]
+    return (lowest, highest) if lowest <= highest else None
+
+
+def legal_betting(state: AziState, seat: int) -> list[JSON]:
+    if seat != state.turn:
+        return []
+    stack = state.stacks[seat]
+    if state.high_bidder is None:
+        return [{"kind": "bet", "min": state.options.min_bet, "max": stack}]
+    need = state.high - state.bets[seat]
+    legal: list[JSON] = [{"kind": "fold"},
+                         {"kind": "call", "amount": min(need, stack), "all_in": stack <= need}]
+    bounds = raise_bounds(state, seat)
+    if bounds is not None:
+        legal.append({"kind": "raise", "min": bounds[0], "max": bounds[1]})
+    return legal
+
+
+def apply_betting(state: AziState, seat: int, action: AziAction) -> Step:
+    require_turn(state, seat)
+    if state.high_bidder is None:
+        state, events = _open(state, seat, action)
+    elif isinstance(action, Call):
+        state, events = _call(state, seat)
+    elif isinstance(action, Raise):
+        state, events = _raise(state, seat, action.to)
+    elif isinstance(action, Fold):
+        state, events = _fold(state, seat)
+    elif isinstance(action, Bet):
+        raise IllegalAction(f"{action.to_json()}: the betting is already open at {state.high}; "
+                            "call, raise or fold (AZ-7.3)", code="action/already_open")
+    else:
+        raise wrong_phase(state, action.to_json())
+    return _next(state, seat, events)
+
+
+def _open(state: AziState, seat: int, action: AziAction) -> Step:
+    """AZ-7.1: the opener must bet between the minimum bet and his stack; no fold, no check."""
+    minimum, stack = state.options.min_bet, state.stacks[seat]
+    if isinstance(action, Fold):
+        raise IllegalAction(f"seat {seat} opens the betting and may not fold; bet at least "
+                            f"{minimum} (AZ-7.1)", code="action/opener_cannot_fold")
+    if isinstance(action, Call | Raise):
+        raise IllegalAction(f"{action.to_json()}: seat {seat} opens the betting and must bet at "
+                            f"least {minimum} (AZ-7.1)", code="action/must_open")
+    if not isinstance(action, Bet):
+        raise wrong_phase(state, action.to_json())
+    if action.amount < minimum:
+        raise IllegalAction(f"a bet of {action.amount} is below the minimum opening bet of "
+                            f"{minimum} (AZ-7.1)", code="action/bet_below_minimum")
+    if action.amount > stack:
+        raise IllegalAction(f"a bet of {action.amount} is more than seat {seat}'s stack of "
+                            f"{stack} (AZ-7.1)", code="action/bet_above_stack")
+    return _bid(state, seat, action.amount, "bet", raises=0)
+
+
+def _raise(state: AziState, seat: int, to: int) -> Step:
+    """AZ-7.3: a raise to ``to`` needs a free bid, ``to >= high + min_raise`` and the chips."""
+    problem = _cap_problem(state, seat)
+    if problem is not None:
+        message, code = problem
+        raise IllegalAction(f"cannot raise to {to}: {message}", code=code)
+    lowest = state.high + state.options.min_raise
+    highest = state.bets[seat] + state.stacks[seat]
+    if highest < lowest:
+        raise IllegalAction(f"cannot raise to {to}: seat {seat}'s chips reach a bet of {highest}, "
+                            f"short of the smallest raise to {lowest}; only call or fold (AZ-7.3)",
+                            code="action/cannot_raise")
+    if to < lowest:
+        raise IllegalAction(f"a raise to {to} is below the high bet {state.high} plus the minimum "
+                            f"raise {state.options.min_raise}: raise to at least {lowest} (AZ-7.3)",
+                            code="action/raise_too_small")
+    if to > highest:
+        raise IllegalAction(f"a raise to {to} needs {to - state.bets[seat]} chips and seat {seat} "
+                            f"has {state.stacks[seat]} (AZ-7.3)", code="action/raise_above_stack")
+    return _bid(state, seat, to, "raise", raises=1)
+
+
+def _bid(state: AziState, seat: int, to: int, reason: str, raises: int) -> Step:
+    """An opening bet or a raise: ``seat`` sets the high bet and every other player still able to
+    bet must answer it."""
+    state, chips = pay_in(state, seat, to - state.bets[seat], reason)
+    state = state.with_seat("bets", seat, to).with_seat("bids", seat, state.bids[seat] + 1)
+    answer = tuple(other for other in state.in_deal if other != seat and state.stacks[other] > 0)
+    state = replace(state, high=to, high_bidder=seat, raises=state.raises + raises, pending=answer)
+    key = "amount" if reason == "bet" else "to"
+    return state, [chips, {"type": reason, "seat": seat, key: to}]
+
+
+def _call(state: AziState, seat: int) -> Step:
+    """AZ-7.3: pay up to the high bet, or the whole stack when short (all-in for less)."""
+    need = state.high - state.bets[seat]
+    amount = min(need, state.stacks[seat])
+    state, chips = pay_in(state, seat, amount, "call")
+    state = state.with_seat("bets", seat, state.bets[seat] + amount)
+    state = replace(state, pending=tuple(other for other in state.pending if other != seat))
+    return state, [chips, {"type": "call", "seat": seat, "amount": amount,
+                           "all_in": state.stacks[seat] == 0}]
+
+
+def _fold(state: AziState, seat: int) -> Step:
+    state = state.with_seat("folded", seat, True)
+    state = replace(state, pending=tuple(other for other in state.pending if other != seat))
+    return state, [{"type": "fold", "seat": seat}]
+
+
+def _next(state: AziState, seat: int, events: list[JSON]) -> Step:
+    """AZ-7.4: a lone survivor takes the pot unseen (AZ-12); when nobody is due to act, the high
+    bidder leads (AZ-7.5); else the next seat due to act, clockwise."""
+    if len(state.in_deal) == 1:
+        return award_pot(state, state.in_deal[0], "folds", events)
+    if not state.pending:
+        assert state.high_bidder is not None
+        events.append({"type": "betting_end", "high": state.high, "leader": state.high_bidder})
+        return start_play(replace(state, turn=None), state.high_bidder, events)
+    return replace(state, turn=state.clockwise_after(seat, state.pending)[0]), events
+
+
+def _cap_problem(state: AziState, seat: int) -> tuple[str, str] | None:
+    """Why the bid cap forbids ``seat`` another raise (ambiguity 9), as a message and a code;
+    None if it does not."""
+    cap = state.options.max_bids
+    if state.options.raise_cap == PER_PLAYER:
+        if state.bids[seat] < cap:
+            return None
+        message = (f"seat {seat} has made {state.bids[seat]} bids, the most allowed per player "
+                   f"(max_bids {cap}, the opening bet counts)")
+        return message, "action/bid_cap"
+    if state.raises < cap:
+        return None
+    message = (f"this betting phase has had {state.raises} raises, the most allowed in total "
+               f"(max_bids {cap}, raise_cap total)")
+    return message, "action/raise_cap"

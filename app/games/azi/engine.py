@@ -1,0 +1,154 @@
+"""The Azi engine behind the shared interface (``app.games.base.Engine``)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from app.games.base import (
+    JSON,
+    GameOver,
+    IllegalAction,
+    NotYourTurn,
+    OptionSpec,
+    Outcome,
+    Seating,
+    Transition,
+)
+from app.games.cards import Card
+
+from . import actions, table, view
+from . import options as azi_options
+from .actions import AziAction, Bet, BuyIn, Call, Decline, Discard, Fold, Leave, Play, Raise
+from .betting import apply_betting, legal_betting
+from .play import apply_play, legal_play
+from .ranking import DECK
+from .settling import Step, apply_buy_in, legal_buy_in, match_outcome
+from .state import AziState, Phase, to_act
+
+_Handler = Callable[[AziState, int, AziAction], Step]
+_HANDLERS: dict[Phase, _Handler] = {
+    Phase.DISCARD: table.apply_discard,
+    Phase.BETTING: apply_betting,
+    Phase.PLAY: apply_play,
+    Phase.AZI_BUY_IN: apply_buy_in,
+}
+_LEGAL: dict[Phase, Callable[[AziState, int], list[JSON]]] = {
+    Phase.DISCARD: table.legal_discard,
+    Phase.BETTING: legal_betting,
+    Phase.PLAY: legal_play,
+    Phase.AZI_BUY_IN: legal_buy_in,
+}
+
+
+class AziEngine:
+    """Azi (rules file ``azi.md``): a table session of games, each of one deal plus any Azi
+    re-deals, on chip stacks."""
+
+    name = "azi"
+    title = "Azi"
+    min_seats = table.MIN_SEATS
+    max_seats = table.MAX_SEATS
+    option_specs: tuple[OptionSpec, ...] = azi_options.OPTION_SPECS
+
+    def full_deck(self) -> tuple[Card, ...]:
+        return DECK
+
+    def make_options(self, raw: Mapping[str, Any]) -> dict[str, Any]:
+        return azi_options.make_options(raw)
+
+    def start(self, options: Mapping[str, Any], seating: Seating) -> AziState:
+        return table.new_session(azi_options.AziOptions.from_mapping(options), seating)
+
+    def needs_deck(self, state: AziState) -> bool:
+        return state.phase is Phase.NEEDS_DEAL
+
+    def deal(self, state: AziState, deck: Sequence[Card]) -> Transition[AziState]:
+        return _transition(table.deal(state, deck))
+
+    def has_auto_step(self, state: AziState) -> bool:
+        """Between games the server starts the next game (AZ-14)."""
+        return state.phase is Phase.GAME_OVER
+
+    def auto_step(self, state: AziState) -> Transition[AziState]:
+        return _transition(table.next_game(state))
+
+    def close(self, state: AziState) -> Transition[AziState]:
+        """The room owner ends the session; allowed only between games."""
+        return _transition(table.close(state))
+
+    def to_act(self, state: AziState) -> tuple[int, ...]:
+        return to_act(state)
+
+    def parse_action(self, raw: Any) -> AziAction:
+        return actions.parse_action(raw)
+
+    def action_to_json(self, action: AziAction) -> JSON:
+        return action.to_json()
+
+    def legal_actions(self, state: AziState, seat: int) -> list[JSON]:
+        if not 0 <= seat < state.seats or state.left[seat]:
+            return []
+        if state.is_between_games:
+            return [{"kind": "leave"}]
+        legal = _LEGAL.get(state.phase)
+        return [] if legal is None else legal(state, seat)
+
+    def random_action(self, state: AziState, seat: int, rng: random.Random) -> AziAction:
+        """Uniform over every concrete legal action (each amount of a range counts as one)."""
+        legal = self.legal_actions(state, seat)
+        if not legal:
+            raise IllegalAction(f"seat {seat} has no move now", code="action/no_move")
+        sizes = [entry["max"] - entry["min"] + 1 if "min" in entry else 1 for entry in legal]
+        pick = rng.randrange(sum(sizes))
+        for entry, size in zip(legal, sizes, strict=True):
+            if pick < size:
+                return concrete_action(entry, pick)
+            pick -= size
+        raise AssertionError("unreachable")
+
+    def apply(self, state: AziState, seat: int, action: AziAction) -> Transition[AziState]:
+        if state.phase is Phase.MATCH_OVER:
+            raise GameOver(f"the session is over; {action.to_json()} is refused")
+        if not 0 <= seat < state.seats:
+            raise NotYourTurn(f"there is no seat {seat} at this table", code="action/no_such_seat")
+        if state.left[seat]:
+            raise NotYourTurn(f"seat {seat} has left the table", code="action/left_table")
+        if isinstance(action, Leave):
+            return _transition(table.apply_leave(state, seat))
+        handler = _HANDLERS.get(state.phase)
+        if handler is None:
+            raise NotYourTurn(f"no move is awaited in the {state.phase.value} phase; "
+                              f"{action.to_json()} is refused", code="action/nothing_awaited")
+        return _transition(handler(state, seat, action))
+
+    def view(self, state: AziState, seat: int | None) -> JSON:
+        return view.view(state, seat)
+
+    def hidden_cards(self, state: AziState, seat: int | None) -> frozenset[Card]:
+        return view.hidden_cards(state, seat)
+
+    def outcome(self, state: AziState) -> Outcome | None:
+        return match_outcome(state) if state.phase is Phase.MATCH_OVER else None
+
+
+def concrete_action(entry: JSON, offset: int = 0) -> AziAction:
+    """The action an entry of :meth:`AziEngine.legal_actions` stands for; for a range, the amount
+    ``min + offset``."""
+    kind = entry["kind"]
+    simple: dict[str, AziAction] = {"call": Call(), "fold": Fold(), "buy_in": BuyIn(),
+                                    "decline": Decline(), "leave": Leave()}
+    if kind in simple:
+        return simple[kind]
+    if kind == "bet":
+        return Bet(entry["min"] + offset)
+    if kind == "raise":
+        return Raise(entry["min"] + offset)
+    card = Card.parse(entry["card"])
+    return Discard(card) if kind == "discard" else Play(card)
+
+
+def _transition(step: Step) -> Transition[AziState]:
+    state, events = step
+    return Transition(state, tuple(events))

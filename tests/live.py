@@ -1,0 +1,121 @@
+"""A real server in a subprocess, and clients that talk to it over real sockets."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import httpx2 as httpx
+from websockets.sync.client import ClientConnection, connect
+
+Message = dict[str, Any]
+PROJECT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+class LiveServer:
+    """``cardroom serve`` on a free port; ``kill()`` sends SIGKILL, ``start()`` starts it again."""
+
+    def __init__(self, database_url: str, log: Path, **settings: str) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log = log
+        self.env = {**os.environ, "CARDROOM_DATABASE_URL": database_url, "CARDROOM_PORT": str(self.port),
+                    "CARDROOM_TEST_MODE": "1", "CARDROOM_REVEAL_PAUSE": "0", "CARDROOM_BOT_DELAY": "0",
+                    **{f"CARDROOM_{key.upper()}": value for key, value in settings.items()}}
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        with self.log.open("ab") as out:
+            self.process = subprocess.Popen([sys.executable, "-m", "app.cli", "serve"], cwd=PROJECT,
+                                            env=self.env, stdout=out, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{self.base}/api/health", timeout=1).status_code == 200:
+                    return
+            except httpx.TransportError:
+                time.sleep(0.1)
+        raise AssertionError(f"the server did not start: {self.log.read_text()[-2000:]}")
+
+    def kill(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+
+    def post(self, path: str, body: Message, token: str | None = None) -> Message:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        response = httpx.post(f"{self.base}{path}", json=body, headers=headers, timeout=10)
+        assert response.status_code < 300, response.text
+        result: Message = response.json()
+        return result
+
+    def get(self, path: str, **params: Any) -> Message:
+        response = httpx.get(f"{self.base}{path}", params=params, timeout=10)
+        result: Message = response.json()
+        return result
+
+
+class LiveClient:
+    """A player with a real WebSocket to one room."""
+
+    def __init__(self, server: LiveServer, name: str) -> None:
+        self.server = server
+        body = server.post("/api/players", {"name": name})
+        self.id: str = body["id"]
+        self.token: str = body["token"]
+        self.ws: ClientConnection | None = None
+        self.sockets = ExitStack()
+        self.last_state: Message | None = None
+
+    def connect(self, room_id: str) -> Message:
+        self.close()
+        url = f"ws://127.0.0.1:{self.server.port}/ws/rooms/{room_id}?token={self.token}"
+        self.ws = self.sockets.enter_context(connect(url, open_timeout=10))
+        return self.until(lambda m: m["type"] == "state")
+
+    def close(self) -> None:
+        self.sockets.close()
+        self.ws = None
+
+    def send(self, message: Message) -> None:
+        assert self.ws is not None
+        self.ws.send(json.dumps(message))
+
+    def until(self, predicate: Callable[[Message], bool], timeout: float = 20) -> Message:
+        assert self.ws is not None
+        deadline = time.monotonic() + timeout
+        while True:
+            message: Message = json.loads(self.ws.recv(timeout=max(0.01, deadline - time.monotonic())))
+            if message["type"] == "state":
+                self.last_state = message
+            if predicate(message):
+                return message
+
+    def state_where(self, predicate: Callable[[Message], bool], timeout: float = 20) -> Message:
+        if self.last_state is not None and predicate(self.last_state):
+            return self.last_state
+        return self.until(lambda m: m["type"] == "state" and predicate(m), timeout)

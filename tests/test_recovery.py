@@ -1,0 +1,70 @@
+"""A server killed with SIGKILL in the middle of a match loses nothing: the next start rebuilds every
+unfinished match from its stored decks and log, and the players carry on where they were."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from live import LiveClient, LiveServer
+from test_hazari_protocol import GROUPS, deck_giving, hand_text
+
+
+@pytest.fixture
+def server(database_url: str, tmp_path: Path) -> Iterator[LiveServer]:
+    live = LiveServer(database_url, tmp_path / "server.log")
+    live.start()
+    try:
+        yield live
+    finally:
+        live.stop()
+
+
+def call_up(player: LiveClient, deal: int) -> None:
+    state = player.state_where(lambda m: m["view"].get("deal") == deal and m["view"]["phase"] == "arranging")
+    groups = GROUPS[hand_text(state)]
+    player.send({"type": "act", "id": f"up-{deal}", "action": {"kind": "up", "groups": groups}})
+
+
+def test_a_hazari_match_survives_sigkill(server: LiveServer) -> None:
+    players = [LiveClient(server, f"K{seat}") for seat in range(4)]
+    decks = [deck_giving(1, dealer=0), deck_giving(0, dealer=1), deck_giving(1, dealer=2)]
+    room = server.post("/api/rooms", {"game": "hazari", "options": {
+        "target": 700, "decks": decks, "first_dealer": 0}}, players[0].token)
+    for seat, player in enumerate(players):
+        player.connect(room["id"])
+        player.send({"type": "sit", "seat": seat})
+        player.state_where(lambda m, s=seat, p=player: m["room"]["seats"][s]["player_id"] == p.id)
+    players[0].send({"type": "start"})
+    for player in players:
+        call_up(player, 1)
+    for player in players[:2]:
+        call_up(player, 2)
+    before = players[3].state_where(lambda m: m["view"]["up"] == [True, True, False, False]
+                                    and m["view"]["deal"] == 2)
+    hand_before = before["view"]["hand"]
+
+    server.kill()
+    for player in players:
+        player.close()
+    server.start()
+
+    after = players[3].connect(room["id"])
+    assert after["view"]["deal"] == 2 and after["view"]["up"] == [True, True, False, False]
+    assert after["view"]["hand"] == hand_before
+    assert after["view"]["scores"] == [0, 360, 0, 0]
+    assert after["version"] == before["version"]
+    for player in players[:3]:
+        player.connect(room["id"])
+    for player in players[2:]:
+        call_up(player, 2)
+    for player in players:
+        call_up(player, 3)
+    final = players[0].state_where(lambda m: m["view"]["phase"] == "finished")
+    assert final["view"]["scores"] == [360, 720, 0, 0]
+    match = server.get(f"/api/matches/{final['room']['match_id']}")
+    assert match["status"] == "finished"
+    assert [deal["points"] for deal in match["deals"]] == [[0, 360, 0, 0], [360, 0, 0, 0], [0, 360, 0, 0]]
+    seqs = [entry["seq"] for entry in match["actions"]]
+    assert seqs == list(range(1, len(seqs) + 1)), "no step lost or written twice"
