@@ -44,6 +44,7 @@ class Client:
         self.token: str | None = None
         self.ws: WebSocketTestSession | None = None
         self.last_state: Message | None = None
+        self.received: list[Message] = []
         if name is not None:
             body = http.post("/api/players", json={"name": name}).json()
             self.id, self.token = body["id"], body["token"]
@@ -78,6 +79,7 @@ class Client:
     def recv(self) -> Message:
         assert self.ws is not None
         message: Message = json.loads(self.ws.receive_text())
+        self.received.append(message)
         if message["type"] == "state":
             self.last_state = message
         return message

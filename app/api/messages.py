@@ -49,18 +49,22 @@ class Close(Message):
     type: Literal["close"]
 
 
+class Hint(Message):
+    type: Literal["hint"]
+
+
 class Act(Message):
     type: Literal["act"]
     id: Annotated[StrictStr, Field(max_length=64)] | None = None
     action: dict[str, Any]
 
 
-Inbound = Annotated[Sit | Stand | AddBot | Start | Close | Act, Field(discriminator="type")]
+Inbound = Annotated[Sit | Stand | AddBot | Start | Close | Hint | Act, Field(discriminator="type")]
 INBOUND = TypeAdapter(Inbound)
-TYPES = ("sit", "stand", "add_bot", "start", "close", "act")
+TYPES = ("sit", "stand", "add_bot", "start", "close", "hint", "act")
 
 
-def parse_message(text: str) -> Sit | Stand | AddBot | Start | Close | Act:
+def parse_message(text: str) -> Sit | Stand | AddBot | Start | Close | Hint | Act:
     """The message in ``text``; raises :class:`MessageError` naming what is wrong."""
     try:
         raw = json.loads(text)

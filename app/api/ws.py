@@ -8,7 +8,7 @@ import logging
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from app.api.messages import Act, AddBot, Close, Sit, Stand, Start, parse_message, ref_of
+from app.api.messages import Act, AddBot, Close, Hint, Sit, Stand, Start, parse_message, ref_of
 from app.db.store import Store
 from app.games.base import Rejection
 from app.rooms.manager import RoomManager
@@ -59,6 +59,8 @@ async def _handle(room: Room, conn: Connection, text: str) -> None:
             await room.start(conn)
         case Close():
             await room.close_table(conn)
+        case Hint():
+            await room.hint(conn)
         case Act(id=ref, action=action):
             await room.act(conn, action, ref)
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.base import Engine
 from app.games.azi import ENGINE as AZI
+from app.games.base import Engine
 from app.games.hasenpfeffer import ENGINE as HASENPFEFFER
 from app.games.hazari import ENGINE as HAZARI
 

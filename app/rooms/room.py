@@ -341,6 +341,17 @@ class Room:
         await self.store.record_step(record)
         self._commit(state, record)
 
+    async def hint(self, conn: Connection) -> None:
+        """Send this connection alone what the ``strong`` bot would do in its seat now."""
+        async with self.lock:
+            seat = self._acting_seat(conn)
+            view, legal = self.engine.view(self.state, seat), self.engine.legal_actions(self.state, seat)
+            version = self.version
+        if not legal:
+            raise RoomError("you have no decision to make now", code="room/no_decision")
+        action = await self.bots.choose("strong", view, legal)
+        conn.push(json.dumps({"type": "hint", "version": version, "action": action}))
+
     async def close_table(self, conn: Connection) -> None:
         """The owner closes the room: before the start at once; a table game (Azi) between games."""
         self._require_owner(conn)
