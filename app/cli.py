@@ -10,13 +10,19 @@ from collections.abc import Sequence
 from app.config import get_settings
 
 
+WS_MAX_SIZE = 64 * 1024
+"""Frames above this are refused by the server's WebSocket stack itself (close 1009); smaller ones
+above ``CARDROOM_MAX_MESSAGE_BYTES`` get an error frame."""
+
+
 def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     settings = get_settings()
     uvicorn.run("app.main:create_app", factory=True, host=args.host or settings.host,
                 port=args.port or settings.port, ws="websockets-sansio", loop="uvloop",
-                http="httptools", ws_per_message_deflate=False, log_level=settings.log_level)
+                http="httptools", ws_per_message_deflate=False, ws_max_size=WS_MAX_SIZE,
+                log_level=settings.log_level)
     return 0
 
 

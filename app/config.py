@@ -20,7 +20,17 @@ class Settings(BaseSettings):
     topup_below: int = 10
     topup_period_hours: float = 24.0
     max_message_bytes: int = 4096
+    ws_messages_per_second: float = 20.0
+    ws_message_burst: float = 40.0
+    max_connections_per_ip: int = 50
+    max_rooms_per_player: int = 5
+    grace_period: float = 60.0
+    turn_seconds_public: int = 30
+    missed_turns_limit: int = 2
     history_max_limit: int = 100
+    history_stream_batch: int = 500
+    signin_max_failures: int = 5
+    signin_window_seconds: float = 60.0
     log_level: str = "info"
 
 

@@ -11,7 +11,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from app.api.errors import install_error_handlers
-from app.api.routes import games, health, matches, players, rooms
+from app.api.routes import games, health, leaderboard, matches, players, rooms, sessions
 from app.api.ws import router as ws_router
 from app.config import Settings, get_settings
 from app.db import migrate
@@ -35,8 +35,12 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True)
         app.state.settings = settings
         app.state.store = store
         app.state.rooms = RoomManager(
-            store, Timing(auto_pause=settings.reveal_pause, bot_delay=settings.bot_delay),
-            test_mode=settings.test_mode, bot_stack=settings.starting_chips)
+            store, Timing(auto_pause=settings.reveal_pause, bot_delay=settings.bot_delay,
+                          grace_period=settings.grace_period, missed_limit=settings.missed_turns_limit),
+            test_mode=settings.test_mode, bot_stack=settings.starting_chips,
+            turn_seconds=settings.turn_seconds_public,
+            max_rooms_per_player=settings.max_rooms_per_player,
+            max_connections_per_ip=settings.max_connections_per_ip)
         await app.state.rooms.restore()
         try:
             yield
@@ -47,7 +51,8 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True)
     app = FastAPI(title="cardroom", version="0.1.0", lifespan=lifespan,
                   description="Hazari, Azi and Hasenpfeffer tables over WebSockets, with match history.")
     install_error_handlers(app)
-    for router in (players.router, games.router, rooms.router, matches.router, health.router):
+    for router in (players.router, sessions.router, games.router, rooms.router, matches.router,
+                   leaderboard.router, health.router):
         app.include_router(router)
     app.include_router(ws_router)
     app.mount("/", StaticFiles(directory=FRONTEND_DIR, html=True), name="frontend")

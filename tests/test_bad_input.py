@@ -122,7 +122,7 @@ def test_acting_after_the_match_is_over(client: TestClient) -> None:
             player.send(up(GROUPS[hand_of(player)]))
         done = players[0].state_where(lambda m: m["view"]["phase"] == "finished")
         assert done["view"]["scores"] == [0, 360, 0, 0]
-        players[0].send(up(GROUPS[STRONG]))
+        players[0].send(up(GROUPS[STRONG], "after-the-end"))
         assert players[0].error()["code"] == "action/game_over"
 
 

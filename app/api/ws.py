@@ -1,14 +1,21 @@
-"""The room WebSocket: ``/ws/rooms/{room_id}?token=<token>`` (no token: a spectator)."""
+"""The room WebSocket: ``/ws/rooms/{room_id}?token=<token>`` (no token: a spectator).
+
+Closing codes: 1003 for data that is not text, 1008 for policy (unknown room, wrong token, too many
+connections, too many messages), 1011 when the server itself fails. No error ever carries a trace.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import logging
+import time
+from dataclasses import dataclass
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app.api.messages import Act, AddBot, Close, Hint, Sit, Stand, Start, parse_message, ref_of
+from app.config import Settings
 from app.db.store import Store
 from app.games.base import Rejection
 from app.rooms.manager import RoomManager
@@ -17,27 +24,59 @@ from app.rooms.room import Connection, Room
 router = APIRouter()
 log = logging.getLogger(__name__)
 
+CLOSE_UNSUPPORTED_DATA = 1003
 CLOSE_POLICY = 1008
-CLOSE_TOO_BIG = 1009
 CLOSE_SERVER_ERROR = 1011
+
+
+class ClosingError(Exception):
+    """A reason to close the connection after telling the client why."""
+
+    def __init__(self, close_code: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.close_code, self.code, self.message = close_code, code, message
+
+
+@dataclass
+class RateLimit:
+    """A token bucket: ``rate`` messages a second on average, bursts of ``burst``."""
+
+    rate: float
+    burst: float
+    tokens: float = 0.0
+    stamp: float = 0.0
+
+    def __post_init__(self) -> None:
+        self.tokens, self.stamp = self.burst, time.monotonic()
+
+    def allow(self) -> bool:
+        moment = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (moment - self.stamp) * self.rate)
+        self.stamp = moment
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
 
 
 def error_frame(code: str, message: str, ref: str | None = None) -> str:
     return json.dumps({"type": "error", "code": code, "message": message, "ref": ref})
 
 
-async def _refuse(websocket: WebSocket, code: str, message: str) -> None:
-    await websocket.send_text(error_frame(code, message))
-    await websocket.close(code=CLOSE_POLICY, reason=code)
+async def _close(websocket: WebSocket, close_code: int, code: str, message: str) -> None:
+    try:
+        await websocket.send_text(error_frame(code, message))
+        await websocket.close(code=close_code, reason=code)
+    except (WebSocketDisconnect, RuntimeError):
+        pass
 
 
-async def _connection(websocket: WebSocket, store: Store, token: str | None) -> Connection | None:
+async def _connection(websocket: WebSocket, store: Store, token: str | None) -> Connection:
     if token is None:
         return Connection(player_id=None, name=None)
     player = await store.player_by_token(token)
     if player is None:
-        await _refuse(websocket, "auth/bad_token", "that token belongs to no player")
-        return None
+        raise ClosingError(CLOSE_POLICY, "auth/bad_token", "that token belongs to no player")
     return Connection(player_id=player.id, name=player.name)
 
 
@@ -65,11 +104,27 @@ async def _handle(room: Room, conn: Connection, text: str) -> None:
             await room.act(conn, action, ref)
 
 
-async def _read(websocket: WebSocket, room: Room, conn: Connection, max_bytes: int) -> None:
+async def _receive_text(websocket: WebSocket) -> str:
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    if text is None:
+        raise ClosingError(CLOSE_UNSUPPORTED_DATA, "message/not_text",
+                           "messages are JSON text; binary frames are not accepted")
+    return str(text)
+
+
+async def _read(websocket: WebSocket, room: Room, conn: Connection, settings: Settings) -> None:
+    limit = RateLimit(settings.ws_messages_per_second, settings.ws_message_burst)
     while True:
-        text = await websocket.receive_text()
-        if len(text.encode()) > max_bytes:
-            conn.push(error_frame("message/too_big", f"a message may hold at most {max_bytes} bytes"))
+        text = await _receive_text(websocket)
+        if not limit.allow():
+            raise ClosingError(CLOSE_POLICY, "message/rate_limited",
+                               f"more than {settings.ws_messages_per_second:g} messages a second")
+        if len(text.encode()) > settings.max_message_bytes:
+            conn.push(error_frame("message/too_big",
+                                  f"a message may hold at most {settings.max_message_bytes} bytes"))
             continue
         try:
             await _handle(room, conn, text)
@@ -81,24 +136,55 @@ async def _read(websocket: WebSocket, room: Room, conn: Connection, max_bytes: i
                                   ref_of(text)))
 
 
+def _client_ip(websocket: WebSocket) -> str:
+    return websocket.client.host if websocket.client is not None else "unknown"
+
+
 @router.websocket("/ws/rooms/{room_id}")
 async def room_socket(websocket: WebSocket, room_id: str, token: str | None = None) -> None:
     await websocket.accept()
     rooms: RoomManager = websocket.app.state.rooms
-    room = rooms.rooms.get(room_id)
-    if room is None:
-        await _refuse(websocket, "room/not_found", f"there is no room {room_id!r}")
+    settings: Settings = websocket.app.state.settings
+    ip = _client_ip(websocket)
+    if not rooms.connections.open(ip):
+        await _close(websocket, CLOSE_POLICY, "limit/connections",
+                     f"at most {settings.max_connections_per_ip} connections from one address")
         return
-    conn = await _connection(websocket, rooms.store, token)
-    if conn is None:
+    try:
+        await _serve(websocket, rooms, settings, room_id, token)
+    finally:
+        rooms.connections.close(ip)
+
+
+async def _serve(websocket: WebSocket, rooms: RoomManager, settings: Settings, room_id: str,
+                 token: str | None) -> None:
+    try:
+        room = rooms.rooms.get(room_id)
+        if room is None:
+            raise ClosingError(CLOSE_POLICY, "room/not_found", f"there is no room {room_id!r}")
+        conn = await _connection(websocket, rooms.store, token)
+    except ClosingError as closing:
+        await _close(websocket, closing.close_code, closing.code, closing.message)
         return
     writer = asyncio.create_task(_write(websocket, conn))
     room.connect(conn)
     try:
-        await _read(websocket, room, conn, websocket.app.state.settings.max_message_bytes)
+        await _read(websocket, room, conn, settings)
     except WebSocketDisconnect:
         pass
+    except ClosingError as closing:
+        await _finish(conn, writer)
+        await _close(websocket, closing.close_code, closing.code, closing.message)
+    except Exception:
+        log.exception("room %s: connection failed", room_id)
+        await _finish(conn, writer)
+        await _close(websocket, CLOSE_SERVER_ERROR, "server/error", "the server failed; reconnect")
     finally:
         room.disconnect(conn)
-        conn.outbox.put_nowait(None)
-        await asyncio.gather(writer, return_exceptions=True)
+        await _finish(conn, writer)
+
+
+async def _finish(conn: Connection, writer: asyncio.Task[None]) -> None:
+    """Let the writer send what is queued, then stop it."""
+    conn.outbox.put_nowait(None)
+    await asyncio.gather(writer, return_exceptions=True)

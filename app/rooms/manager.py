@@ -6,13 +6,24 @@ from typing import Any
 
 from app.db import models
 from app.db.store import SavedRoom, Store, new_id, now
-from app.games.base import Engine, InvalidOptions
+from app.games.base import Engine, InvalidOptions, OptionSpec
 from app.games.cards import Card, check_deck, parse_cards
 from app.games.registry import ENGINES
 from app.rooms.room import ChipRules, Occupant, Room, RoomError, TestSetup, Timing
 
 TEST_OPTIONS = ("decks", "first_dealer")
 CHIP_GAMES = frozenset({"azi"})
+TURN_SECONDS = OptionSpec("turn_seconds", None, "seconds a player has for each decision; 0 turns the "
+                          "timer off (default: on in public rooms, off in private ones)",
+                          minimum=0, maximum=3600)
+
+
+def split_room_options(raw: dict[str, Any], private: bool, public_default: int) -> tuple[dict[str, Any], int]:
+    """The game's options, and the room's own: the seconds per decision."""
+    rest = {name: value for name, value in raw.items() if name != TURN_SECONDS.name}
+    if raw.get(TURN_SECONDS.name) is None:
+        return rest, 0 if private else public_default
+    return rest, int(TURN_SECONDS.check(raw[TURN_SECONDS.name]))
 
 
 def split_test_options(engine: Engine[Any, Any], raw: dict[str, Any],
@@ -59,8 +70,34 @@ def _occupant(seat: models.RoomSeat, name: str | None) -> Occupant | None:
     return None
 
 
+class ConnectionCounter:
+    """Open WebSockets per client address, under a limit."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.open_by_ip: dict[str, int] = {}
+
+    def open(self, ip: str) -> bool:
+        if self.open_by_ip.get(ip, 0) >= self.limit:
+            return False
+        self.open_by_ip[ip] = self.open_by_ip.get(ip, 0) + 1
+        return True
+
+    def close(self, ip: str) -> None:
+        left = self.open_by_ip.get(ip, 1) - 1
+        if left > 0:
+            self.open_by_ip[ip] = left
+        else:
+            self.open_by_ip.pop(ip, None)
+
+
 class RoomManager:
-    def __init__(self, store: Store, timing: Timing, test_mode: bool, bot_stack: int) -> None:
+    def __init__(self, store: Store, timing: Timing, test_mode: bool, bot_stack: int,
+                 turn_seconds: int = 0, max_rooms_per_player: int = 5,
+                 max_connections_per_ip: int = 50) -> None:
+        self.turn_seconds = turn_seconds
+        self.max_rooms_per_player = max_rooms_per_player
+        self.connections = ConnectionCounter(max_connections_per_ip)
         self.store = store
         self.timing = timing
         self.test_mode = test_mode
@@ -69,11 +106,12 @@ class RoomManager:
 
     def _room(self, row: models.Room, test_setup: TestSetup | None, seats: int | None = None) -> Room:
         engine = ENGINES[row.game]
+        options, turn_seconds = split_room_options(row.options, row.private, self.turn_seconds)
         chips = ChipRules(enabled=row.game in CHIP_GAMES, bot_stack=self.bot_stack,
-                          ante=int(row.options.get("stake", 0)))
-        room = Room(room_id=row.id, engine=engine, options=row.options, private=row.private,
+                          ante=int(options.get("stake", 0)))
+        room = Room(room_id=row.id, engine=engine, options=options, private=row.private,
                     owner_id=row.owner_id, store=self.store, timing=self.timing, test_setup=test_setup,
-                    seats=seats, chips=chips)
+                    seats=seats, chips=chips, turn_seconds=turn_seconds)
         room.busy_elsewhere = lambda player_id: self._at_chip_table(player_id, room)
         return room
 
@@ -87,8 +125,13 @@ class RoomManager:
         if engine is None:
             raise RoomError(f"unknown game {game!r}; choose one of {sorted(ENGINES)}",
                             code="room/unknown_game")
+        owned = sum(room.owner_id == owner_id and room.status != "finished" for room in self.rooms.values())
+        if owned >= self.max_rooms_per_player:
+            raise RoomError(f"a player may own at most {self.max_rooms_per_player} open rooms; close one "
+                            "first", code="room/too_many")
         game_options, test_setup = split_test_options(engine, raw_options, self.test_mode)
-        options = engine.make_options(game_options)
+        game_options, turn_seconds = split_room_options(game_options, private, self.turn_seconds)
+        options = {**engine.make_options(game_options), TURN_SECONDS.name: turn_seconds}
         row = models.Room(id=new_id(), game=game, options=options, private=private, owner_id=owner_id,
                           status="open", match_id=None, created_at=now(), version=0,
                           test_setup=test_setup.to_json() if test_setup else None)

@@ -11,8 +11,10 @@ import asyncio
 import json
 import logging
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC
 from typing import Any
 
 from app.db import models
@@ -21,6 +23,7 @@ from app.games.base import JSON, Engine, Rejection, Seating, Transition
 from app.games.cards import Card, card_texts, parse_cards, shuffled
 from app.games.replay import replay_step
 from app.rooms.bots import BotSeats
+from app.rooms.clock import TurnClock
 
 log = logging.getLogger(__name__)
 
@@ -49,9 +52,16 @@ class TestSetup:
 
 @dataclass
 class Occupant:
+    """Who holds a seat. ``autopilot``: the strong bot plays for a person who is away or too slow."""
+
     player_id: str | None
     name: str
     bot: str | None = None
+    autopilot: bool = False
+
+    @property
+    def bot_level(self) -> str | None:
+        return self.bot or ("strong" if self.autopilot else None)
 
     @classmethod
     def for_bot(cls, seat: int, level: str) -> Occupant:
@@ -81,10 +91,13 @@ class ChipRules:
 
 @dataclass
 class Timing:
-    """Pauses, in seconds: before an automatic step, and before a bot acts."""
+    """Seconds: the pause before an automatic step and before a bot acts; how long a dropped player
+    keeps his seat before the bot plays for him; missed decisions in a row before it does."""
 
     auto_pause: float = 0.0
     bot_delay: float = 0.0
+    grace_period: float = 60.0
+    missed_limit: int = 2
 
 
 WAITING_VIEW: JSON = {"phase": "waiting", "to_act": [], "hand": [], "scores": []}
@@ -93,8 +106,13 @@ WAITING_VIEW: JSON = {"phase": "waiting", "to_act": [], "hand": [], "scores": []
 class Room:
     def __init__(self, *, room_id: str, engine: Engine[Any, Any], options: JSON, private: bool,
                  owner_id: str, store: Store, timing: Timing, test_setup: TestSetup | None = None,
-                 seats: int | None = None, chips: ChipRules | None = None) -> None:
+                 seats: int | None = None, chips: ChipRules | None = None,
+                 turn_seconds: int = 0) -> None:
         self.id = room_id
+        self.clock = TurnClock(seconds=turn_seconds, missed_limit=timing.missed_limit)
+        self.applied: dict[tuple[int, str], int] = {}
+        self._timer_task: asyncio.Task[None] | None = None
+        self._grace_tasks: dict[int, asyncio.Task[None]] = {}
         self.chips = chips or ChipRules()
         self.busy_elsewhere: Callable[[str], bool] = lambda _player_id: False
         self.engine = engine
@@ -135,9 +153,11 @@ class Room:
                  if occupant is None else
                  {"seat": seat, "player_id": occupant.player_id, "name": occupant.name,
                   "bot": occupant.bot is not None, "bot_level": occupant.bot,
+                  "autopilot": occupant.autopilot,
                   "connected": occupant.bot is not None or self.is_connected(occupant)}
                  for seat, occupant in enumerate(self.seats)]
-        return {"id": self.id, "game": self.engine.name, "options": self.options,
+        options = {**self.options, "turn_seconds": self.clock.seconds}
+        return {"id": self.id, "game": self.engine.name, "options": options,
                 "private": self.private, "owner": self.owner_id, "status": self.status,
                 "match_id": self.match_id, "seats": seats}
 
@@ -147,6 +167,9 @@ class Room:
         else:
             view = self.engine.view(self.state, seat)
             legal = [] if seat is None else self.engine.legal_actions(self.state, seat)
+            deadlines = self.clock.deadlines()
+            view["deadlines"] = {str(s): at for s, at in deadlines.items()}
+            view["deadline"] = deadlines.get(seat) if seat is not None else None
         return json.dumps({"type": "state", "version": self.version, "room": room_json,
                            "view": view, "legal": legal})
 
@@ -166,11 +189,36 @@ class Room:
 
     def connect(self, conn: Connection) -> None:
         self.connections.add(conn)
+        seat = self.seat_of(conn.player_id)
+        if seat is not None:
+            grace = self._grace_tasks.pop(seat, None)
+            if grace is not None:
+                grace.cancel()
+            self._autopilot(seat, False)
         self.broadcast()
 
     def disconnect(self, conn: Connection) -> None:
         self.connections.discard(conn)
+        seat = self.seat_of(conn.player_id)
+        occupant = self.seats[seat] if seat is not None else None
+        if seat is not None and occupant is not None and not self.is_connected(occupant):
+            self._grace_tasks[seat] = asyncio.create_task(self._grace_then_autopilot(seat))
         self.broadcast()
+
+    async def _grace_then_autopilot(self, seat: int) -> None:
+        """A dropped player keeps his seat for the grace period; then the bot plays for him."""
+        await asyncio.sleep(self.timing.grace_period)
+        self._grace_tasks.pop(seat, None)
+        if self.state is not None and self.status == "playing":
+            self._autopilot(seat, True)
+            self.broadcast()
+            self.schedule()
+
+    def _autopilot(self, seat: int, on: bool) -> None:
+        occupant = self.seats[seat]
+        if occupant is not None and occupant.bot is None and occupant.autopilot != on:
+            occupant.autopilot = on
+            self.clock.acted(seat)
 
     async def sit(self, conn: Connection, seat: int) -> None:
         player_id = self._require_player(conn)
@@ -180,6 +228,7 @@ class Room:
                                 f"{len(self.seats) - 1}", code="room/bad_seat")
             occupant = self.seats[seat]
             if occupant is not None and occupant.player_id == player_id:
+                self._autopilot(seat, False)
                 self.broadcast()
                 return
             if occupant is not None and (occupant.bot is None or self.state is not None):
@@ -322,13 +371,23 @@ class Room:
         cards = {number: parse_cards(deck) for number, deck in decks.items()}
         for action in actions:
             state = replay_step(self.engine, state, action.seat, action.action, cards)
+            self.state = state
+            self.clock.update(self._awaited(), action.at.replace(tzinfo=UTC).timestamp())
+            if action.ref is not None and action.seat is not None:
+                self.applied[action.seat, action.ref] = action.seq
         self.state, self.match_id, self.status = state, match.id, "playing"
         self.seq, self.deals = len(actions), len(decks)
         self.version += self.seq
 
     async def act(self, conn: Connection, raw: Any, ref: str | None) -> None:
         async with self.lock:
-            await self._apply(self._acting_seat(conn), raw, ref)
+            seat = self._acting_seat(conn)
+            if ref is not None and (seat, ref) in self.applied:
+                raise RoomError(f"action {ref!r} was already applied (step {self.applied[seat, ref]}); "
+                                "it is not applied twice", code="action/already_applied")
+            self._autopilot(seat, False)
+            await self._apply(seat, raw, ref)
+            self.clock.acted(seat)
         self.schedule()
 
     async def _apply(self, seat: int, raw: Any, ref: str | None) -> None:
@@ -420,9 +479,13 @@ class Room:
 
     def _commit(self, state: Any, record: StepRecord) -> None:
         self.state = state
+        for action in record.actions:
+            if action.ref is not None and action.seat is not None:
+                self.applied[action.seat, action.ref] = action.seq
         self.seq += len(record.actions)
         self.deals += len(record.deals)
         self.version += 1
+        self.clock.update(self._awaited(), time.time())
         if record.result is not None:
             self.status = "finished"
         self.broadcast()
@@ -442,14 +505,52 @@ class Room:
             return
         for seat in self.engine.to_act(self.state):
             occupant = self.seats[seat]
-            if occupant is not None and occupant.bot is not None and seat not in self._bot_tasks:
-                self._bot_tasks[seat] = asyncio.create_task(self._bot_turn(seat, occupant.bot))
+            level = occupant.bot_level if occupant is not None else None
+            if level is not None and seat not in self._bot_tasks:
+                self._bot_tasks[seat] = asyncio.create_task(self._bot_turn(seat, level))
+        deadlines = [self.clock.deadline(seat) for seat in self._awaited_people()]
+        if self._timer_task is None and any(deadlines):
+            wait = min(d for d in deadlines if d is not None) - time.time()
+            self._timer_task = asyncio.create_task(self._timer_after(max(0.0, wait)))
+
+    def _awaited(self) -> tuple[int, ...]:
+        if self.state is None or self.engine.outcome(self.state) is not None:
+            return ()
+        if self.engine.needs_deck(self.state) or self.engine.has_auto_step(self.state):
+            return ()
+        return self.engine.to_act(self.state)
+
+    def _awaited_people(self) -> list[int]:
+        """Awaited seats of people who play for themselves (no bot, no autopilot)."""
+        return [seat for seat in self._awaited()
+                if (occupant := self.seats[seat]) is not None and occupant.bot_level is None]
+
+    async def _timer_after(self, delay: float) -> None:
+        """When a person's time is up the strong bot makes that decision for him; after too many
+        in a row it keeps playing for him until he takes the seat back."""
+        try:
+            await asyncio.sleep(delay)
+            async with self.lock:
+                for seat in self.clock.expired(time.time(), self._awaited_people()):
+                    view = self.engine.view(self.state, seat)
+                    legal = self.engine.legal_actions(self.state, seat)
+                    action = await self.bots.choose("strong", view, legal)
+                    if self.clock.timed_out(seat):
+                        self._autopilot(seat, True)
+                    await self._apply(seat, action, None)
+        except Exception:
+            log.exception("room %s: a turn timer failed", self.id)
+        finally:
+            self._timer_task = None
+        self.schedule()
 
     async def _bot_turn(self, seat: int, level: str) -> None:
         try:
             await asyncio.sleep(self.timing.bot_delay)
             async with self.lock:
-                if self.state is not None and seat in self.engine.to_act(self.state):
+                occupant = self.seats[seat]
+                if (self.state is not None and seat in self._awaited() and occupant is not None
+                        and occupant.bot_level is not None):
                     view = self.engine.view(self.state, seat)
                     legal = self.engine.legal_actions(self.state, seat)
                     action = await self.bots.choose(level, view, legal)
@@ -483,7 +584,8 @@ class Room:
         self._commit(state, record)
 
     async def close(self) -> None:
-        for task in (self._auto_task, *self._bot_tasks.values()):
+        for task in (self._auto_task, self._timer_task, *self._bot_tasks.values(),
+                     *self._grace_tasks.values()):
             if task is not None:
                 task.cancel()
         for conn in self.connections:

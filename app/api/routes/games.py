@@ -6,6 +6,7 @@ from fastapi import APIRouter
 
 from app.api.schemas import GameInfo
 from app.games.registry import ENGINES
+from app.rooms.manager import TURN_SECONDS
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 
@@ -13,5 +14,6 @@ router = APIRouter(prefix="/api/games", tags=["games"])
 @router.get("", response_model=list[GameInfo])
 async def list_games() -> list[GameInfo]:
     return [GameInfo(game=engine.name, name=engine.title, min_seats=engine.min_seats,
-                     max_seats=engine.max_seats, options=[spec.to_json() for spec in engine.option_specs])
+                     max_seats=engine.max_seats,
+                     options=[spec.to_json() for spec in (*engine.option_specs, TURN_SECONDS)])
             for engine in ENGINES.values()]

@@ -1,0 +1,44 @@
+"""Turn timers: when each awaited decision became due, its deadline, and the decisions a seat missed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+
+@dataclass
+class TurnClock:
+    """``seconds`` per decision (0: no timer). Times are seconds since the epoch, so that deadlines
+    mean the same after a restart."""
+
+    seconds: int = 0
+    missed_limit: int = 2
+    due_since: dict[int, float] = field(default_factory=dict)
+    missed: dict[int, int] = field(default_factory=dict)
+
+    @property
+    def enabled(self) -> bool:
+        return self.seconds > 0
+
+    def update(self, awaited: Iterable[int], at: float) -> None:
+        """The seats whose decision is awaited after a step taken at ``at``."""
+        awaited = set(awaited)
+        self.due_since = {seat: self.due_since.get(seat, at) for seat in awaited}
+
+    def deadline(self, seat: int) -> float | None:
+        since = self.due_since.get(seat)
+        return None if since is None or not self.enabled else since + self.seconds
+
+    def deadlines(self) -> dict[int, float]:
+        return {seat: since + self.seconds for seat, since in self.due_since.items()} if self.enabled else {}
+
+    def expired(self, now: float, seats: Iterable[int]) -> list[int]:
+        return [seat for seat in seats if (deadline := self.deadline(seat)) is not None and deadline <= now]
+
+    def acted(self, seat: int) -> None:
+        self.missed[seat] = 0
+
+    def timed_out(self, seat: int) -> bool:
+        """Count a missed decision; whether the seat has now missed too many in a row."""
+        self.missed[seat] = self.missed.get(seat, 0) + 1
+        return self.missed[seat] >= self.missed_limit
