@@ -9,7 +9,6 @@ from collections.abc import Sequence
 
 from app.config import get_settings
 
-
 WS_MAX_SIZE = 64 * 1024
 """Frames above this are refused by the server's WebSocket stack itself (close 1009); smaller ones
 above ``CARDROOM_MAX_MESSAGE_BYTES`` get an error frame."""
@@ -73,6 +72,12 @@ def _simulate_arguments(command: argparse.ArgumentParser) -> None:
     command.set_defaults(run=simulate)
 
 
+def verify(args: argparse.Namespace) -> int:
+    from app.verify import run
+
+    return run(args.server, args.match_id)
+
+
 def parser() -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(prog="cardroom", description="The cardroom server.")
     commands = root.add_subparsers(dest="command", required=True)
@@ -82,6 +87,12 @@ def parser() -> argparse.ArgumentParser:
     serve_command.set_defaults(run=serve)
     commands.add_parser("migrate", help="bring the database to the newest schema").set_defaults(
         run=migrate_database)
+    verify_command = commands.add_parser(
+        "verify", help="check every revealed deal of a match against its seeds (docs/fairness.md)")
+    verify_command.add_argument("match_id")
+    verify_command.add_argument("--server", default="http://127.0.0.1:8000",
+                                help="the cardroom server whose history to read")
+    verify_command.set_defaults(run=verify)
     _simulate_arguments(commands.add_parser(
         "simulate", help="play bots against each other in memory; points per deal with 95%% CIs"))
     return root

@@ -25,6 +25,7 @@ class Settings(BaseSettings):
     max_connections_per_ip: int = 50
     max_rooms_per_player: int = 5
     grace_period: float = 60.0
+    seed_wait: float = 3.0
     turn_seconds_public: int = 30
     missed_turns_limit: int = 2
     history_max_limit: int = 100

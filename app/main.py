@@ -36,7 +36,8 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True)
         app.state.store = store
         app.state.rooms = RoomManager(
             store, Timing(auto_pause=settings.reveal_pause, bot_delay=settings.bot_delay,
-                          grace_period=settings.grace_period, missed_limit=settings.missed_turns_limit),
+                          grace_period=settings.grace_period, missed_limit=settings.missed_turns_limit,
+                          seed_wait=settings.seed_wait),
             test_mode=settings.test_mode, bot_stack=settings.starting_chips,
             turn_seconds=settings.turn_seconds_public,
             max_rooms_per_player=settings.max_rooms_per_player,

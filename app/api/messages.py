@@ -53,18 +53,24 @@ class Hint(Message):
     type: Literal["hint"]
 
 
+class Seed(Message):
+    type: Literal["seed"]
+    deal: StrictInt
+    seed: Annotated[StrictStr, Field(max_length=128)]
+
+
 class Act(Message):
     type: Literal["act"]
     id: Annotated[StrictStr, Field(max_length=64)] | None = None
     action: dict[str, Any]
 
 
-Inbound = Annotated[Sit | Stand | AddBot | Start | Close | Hint | Act, Field(discriminator="type")]
+Inbound = Annotated[Sit | Stand | AddBot | Start | Close | Hint | Seed | Act, Field(discriminator="type")]
 INBOUND = TypeAdapter(Inbound)
-TYPES = ("sit", "stand", "add_bot", "start", "close", "hint", "act")
+TYPES = ("sit", "stand", "add_bot", "start", "close", "hint", "seed", "act")
 
 
-def parse_message(text: str) -> Sit | Stand | AddBot | Start | Close | Hint | Act:
+def parse_message(text: str) -> Sit | Stand | AddBot | Start | Close | Hint | Seed | Act:
     """The message in ``text``; raises :class:`MessageError` naming what is wrong."""
     try:
         raw = json.loads(text)

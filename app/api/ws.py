@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from app.api.messages import Act, AddBot, Close, Hint, Sit, Stand, Start, parse_message, ref_of
+from app.api.messages import Act, AddBot, Close, Hint, Seed, Sit, Stand, Start, parse_message, ref_of
 from app.config import Settings
 from app.db.store import Store
 from app.games.base import Rejection
@@ -100,6 +100,8 @@ async def _handle(room: Room, conn: Connection, text: str) -> None:
             await room.close_table(conn)
         case Hint():
             await room.hint(conn)
+        case Seed(deal=deal, seed=seed):
+            await room.add_seed(conn, deal, seed)
         case Act(id=ref, action=action):
             await room.act(conn, action, ref)
 

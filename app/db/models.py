@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Index, String
+from sqlalchemy import JSON, ForeignKey, Index, String, false
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -20,6 +20,26 @@ class Player(Base):
     name: Mapped[str] = mapped_column(String(40))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime]
+    password_hash: Mapped[str | None] = mapped_column(String(200))
+    claimed_at: Mapped[datetime | None]
+    name_key: Mapped[str | None] = mapped_column(String(160))
+
+    # A claimed account's name, case-folded: unique among claimed accounts (guests have none).
+    __table_args__ = (Index("ux_players_name_key", "name_key", unique=True),)
+
+
+class Token(Base):
+    """A credential of a player (its SHA-256), revocable; ``players.token_hash`` keeps the guest's first."""
+
+    __tablename__ = "tokens"
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime]
+    revoked_at: Mapped[datetime | None]
+
+    __table_args__ = (Index("ix_tokens_player", "player_id"),)
 
 
 class Room(Base):
@@ -61,10 +81,14 @@ class Match(Base):
     started_at: Mapped[datetime]
     finished_at: Mapped[datetime | None]
     result: Mapped[dict[str, Any] | None]
+    rated: Mapped[bool] = mapped_column(default=False, server_default=false())
 
     __table_args__ = (
         Index("ix_matches_game_started", "game", "started_at"),
         Index("ix_matches_status", "status"),
+        Index("ix_matches_finished", "status", "finished_at", "id"),
+        Index("ix_matches_game_finished", "game", "status", "finished_at", "id"),
+        Index("ix_matches_rated_finished", "rated", "status", "finished_at", "id"),
     )
 
 
@@ -76,8 +100,22 @@ class MatchSeat(Base):
     player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"))
     name: Mapped[str] = mapped_column(String(40))
     bot: Mapped[str | None] = mapped_column(String(20))
+    # Copied from the match when it finishes, so a player's history is one index range in order.
+    game: Mapped[str | None] = mapped_column(String(20))
+    finished_at: Mapped[datetime | None]
+    won: Mapped[bool | None]
+    total: Mapped[int | None]
+    deal_points: Mapped[int | None]
+    deals: Mapped[int | None]
 
-    __table_args__ = (Index("ix_match_seats_player", "player_id", "match_id"),)
+    __table_args__ = (
+        Index("ix_match_seats_player", "player_id", "match_id"),
+        Index("ix_match_seats_player_finished", "player_id", "finished_at", "match_id"),
+        Index("ix_match_seats_player_game_finished", "player_id", "game", "finished_at", "match_id"),
+        Index("ix_match_seats_player_won_finished", "player_id", "won", "finished_at", "match_id"),
+        Index("ix_match_seats_player_game_won_finished", "player_id", "game", "won", "finished_at",
+              "match_id"),
+    )
 
 
 class Deal(Base):
@@ -88,6 +126,9 @@ class Deal(Base):
     deck: Mapped[list[Any]]
     points: Mapped[list[Any] | None]
     detail: Mapped[dict[str, Any] | None]
+    server_seed: Mapped[str | None] = mapped_column(String(64), default=None)
+    commitment: Mapped[str | None] = mapped_column(String(64), default=None)
+    client_seeds: Mapped[list[Any] | None] = mapped_column(default=None)
 
 
 class Action(Base):
@@ -121,4 +162,40 @@ class ChipTransfer(Base):
     __table_args__ = (
         Index("ix_chip_transfers_source", "source"),
         Index("ix_chip_transfers_target", "target"),
+    )
+
+
+class Rating(Base):
+    """A player's current Weng-Lin (OpenSkill Plackett-Luce) rating in one game."""
+
+    __tablename__ = "ratings"
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(20), primary_key=True)
+    mu: Mapped[float]
+    sigma: Mapped[float]
+    ordinal: Mapped[float]
+    matches: Mapped[int]
+    updated_at: Mapped[datetime]
+
+    __table_args__ = (Index("ix_ratings_game_ordinal", "game", "ordinal", "player_id"),)
+
+
+class RatingChange(Base):
+    """A player's rating in one game right after one rated match."""
+
+    __tablename__ = "rating_history"
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    game: Mapped[str] = mapped_column(String(20))
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"))
+    mu: Mapped[float]
+    sigma: Mapped[float]
+    ordinal: Mapped[float]
+    at: Mapped[datetime]
+
+    __table_args__ = (
+        Index("ix_rating_history_player", "player_id", "id"),
+        Index("ix_rating_history_match", "match_id"),
     )

@@ -119,6 +119,11 @@ class RoomManager:
         return any(room is not asking and room.chips.enabled and room.status != "finished"
                    and room.seat_of(player_id) is not None for room in self.rooms.values())
 
+    def playing_for_chips(self, player_id: str) -> bool:
+        """Whether the player's balance is his stack in a chip match still in play."""
+        return any(room.chips.enabled and room.status == "playing"
+                   and room.seat_of(player_id) is not None for room in self.rooms.values())
+
     async def create(self, owner_id: str, game: str, raw_options: dict[str, Any],
                      private: bool) -> Room:
         engine = ENGINES.get(game)
@@ -155,7 +160,7 @@ class RoomManager:
         room.seats = [_occupant(seat, name) for seat, name in saved.seats]
         room.version = row.version
         if saved.match is not None:
-            room.resume(saved.match, saved.match_seats, saved.decks, saved.actions)
+            room.resume(saved.match, saved.match_seats, saved.deals, saved.actions)
         return room
 
     def get(self, room_id: str) -> Room:

@@ -8,6 +8,7 @@ view of its own seat.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import secrets
@@ -20,10 +21,11 @@ from typing import Any
 from app.db import models
 from app.db.store import ChipMove, StepRecord, Store, bot_account, new_id, now, player_account
 from app.games.base import JSON, Engine, Rejection, Seating, Transition
-from app.games.cards import Card, card_texts, parse_cards, shuffled
+from app.games.cards import Card, card_texts, parse_cards
 from app.games.replay import replay_step
 from app.rooms.bots import BotSeats
 from app.rooms.clock import TurnClock
+from app.rooms.dealing import Dealer
 
 log = logging.getLogger(__name__)
 
@@ -98,6 +100,7 @@ class Timing:
     bot_delay: float = 0.0
     grace_period: float = 60.0
     missed_limit: int = 2
+    seed_wait: float = 0.0
 
 
 WAITING_VIEW: JSON = {"phase": "waiting", "to_act": [], "hand": [], "scores": []}
@@ -122,6 +125,7 @@ class Room:
         self.store = store
         self.timing = timing
         self.test_setup = test_setup or TestSetup()
+        self.dealer = Dealer(engine.full_deck(), self.test_setup.decks)
         self.seats: list[Occupant | None] = [None] * (seats or engine.max_seats)
         self.connections: set[Connection] = set()
         self.lock = asyncio.Lock()
@@ -171,7 +175,12 @@ class Room:
             view["deadlines"] = {str(s): at for s, at in deadlines.items()}
             view["deadline"] = deadlines.get(seat) if seat is not None else None
         return json.dumps({"type": "state", "version": self.version, "room": room_json,
-                           "view": view, "legal": legal})
+                           "view": view, "legal": legal, "fairness": self._fairness()})
+
+    def _fairness(self) -> JSON | None:
+        if self.state is None:
+            return None
+        return self.dealer.to_json(self.deals + 1 if self.engine.needs_deck(self.state) else self.deals)
 
     def broadcast(self) -> None:
         room_json = self.public_json()
@@ -334,8 +343,8 @@ class Room:
                                       name=o.name, bot=o.bot) for seat, o in enumerate(occupants)]
         room_seats, self.seats, self.match_id = self.seats, list(occupants), match.id
         try:
-            state = self._deal(self.engine.start(self.options, seating), record)
-            await self.store.start_match(match, seat_rows, record)
+            state = self.engine.start(self.options, seating)
+            await self.store.start_match(match, seat_rows, record, self.version + 1)
         except BaseException:
             self.seats, self.match_id = room_seats, None
             raise
@@ -361,14 +370,16 @@ class Room:
                 stacks.append(await self.store.balance(player_account(occupant.player_id)))
         return tuple(stacks)
 
-    def resume(self, match: models.Match, seats: list[models.MatchSeat], decks: dict[int, list[Any]],
+    def resume(self, match: models.Match, seats: list[models.MatchSeat], deals: list[models.Deal],
                actions: list[models.Action]) -> None:
         """Rebuild the match in play from its stored decks and log (after a restart)."""
         self.seats = [Occupant(seat.player_id, seat.name, seat.bot) for seat in seats]
         seating = Seating(players=len(seats), first_dealer=match.first_dealer,
                           stacks=tuple(match.stacks) if match.stacks else None)
         state = self.engine.start(match.options, seating)
-        cards = {number: parse_cards(deck) for number, deck in decks.items()}
+        cards = {deal.number: parse_cards(deal.deck) for deal in deals}
+        for deal in deals:
+            self.dealer.restore(deal.number, deal.server_seed, deal.client_seeds, deal.points is not None)
         for action in actions:
             state = replay_step(self.engine, state, action.seat, action.action, cards)
             self.state = state
@@ -376,8 +387,9 @@ class Room:
             if action.ref is not None and action.seat is not None:
                 self.applied[action.seat, action.ref] = action.seq
         self.state, self.match_id, self.status = state, match.id, "playing"
-        self.seq, self.deals = len(actions), len(decks)
+        self.seq, self.deals = len(actions), len(deals)
         self.version += self.seq
+        self._prepare_deal()
 
     async def act(self, conn: Connection, raw: Any, ref: str | None) -> None:
         async with self.lock:
@@ -451,16 +463,19 @@ class Room:
 
     def _deal(self, state: Any, record: StepRecord) -> Any:
         number = self.deals + len(record.deals) + 1
-        deck = self._next_deck(number)
-        record.deals.append(models.Deal(match_id=record.match_id, number=number,
-                                        deck=card_texts(deck), points=None, detail=None))
+        deck, seeds = self.dealer.deck(number, len(self.seats))
+        record.deals.append(models.Deal(
+            match_id=record.match_id, number=number, deck=card_texts(deck), points=None, detail=None,
+            server_seed=seeds.server_seed if seeds else None, commitment=seeds.commitment if seeds else None,
+            client_seeds=seeds.in_seat_order(len(self.seats)) if seeds else None))
         self._log(record, None, {"kind": "deal", "deal": number})
         return self._absorb(self.engine.deal(state, deck), record)
 
-    def _next_deck(self, number: int) -> tuple[Card, ...]:
-        if number <= len(self.test_setup.decks):
-            return self.test_setup.decks[number - 1]
-        return shuffled(self.engine.full_deck())
+    async def add_seed(self, conn: Connection, deal: int, seed: str) -> None:
+        """A player's client seed for the deal the server has committed to (``docs/fairness.md``)."""
+        seat = self._acting_seat(conn)
+        self.dealer.add_seed(deal, seat, seed)
+        self.broadcast()
 
     def _absorb(self, transition: Transition[Any], record: StepRecord) -> Any:
         """Turn the engine's events into what the step writes."""
@@ -468,6 +483,7 @@ class Room:
         deal = self.deals + len(record.deals)
         for event in transition.events:
             if event["type"] == "deal_end":
+                self.dealer.reveal(event["number"])
                 record.deal_results.append((event["number"], event["points"], event.get("detail", {})))
             elif event["type"] == "chips":
                 record.chips.append(ChipMove(self._account(record.match_id, event["seat"]),
@@ -486,11 +502,20 @@ class Room:
         self.deals += len(record.deals)
         self.version += 1
         self.clock.update(self._awaited(), time.time())
+        self._prepare_deal()
         if record.result is not None:
             self.status = "finished"
         self.broadcast()
 
     # --- automatic steps ---------------------------------------------------------------------
+
+    def _prepare_deal(self) -> None:
+        """When a deal is due, commit to its server seed and ask the players present for theirs."""
+        if self.state is None or not self.engine.needs_deck(self.state):
+            return
+        present = [seat for seat, occupant in enumerate(self.seats) if occupant is not None
+                   and occupant.bot_level is None and self.is_connected(occupant)]
+        self.dealer.prepare(self.deals + 1, present)
 
     def _has_auto_step(self) -> bool:
         if self.state is None or self.engine.outcome(self.state) is not None:
@@ -500,7 +525,8 @@ class Room:
     def schedule(self) -> None:
         """Start the timers of whatever is due without a player: an automatic step, a bot's turn."""
         if self._auto_task is None and self._has_auto_step():
-            self._auto_task = asyncio.create_task(self._auto_after(self.timing.auto_pause))
+            pause = 0.0 if self.deals == 0 else self.timing.auto_pause
+            self._auto_task = asyncio.create_task(self._auto_after(pause))
         if self.state is None or self.engine.outcome(self.state) is not None:
             return
         for seat in self.engine.to_act(self.state):
@@ -564,6 +590,7 @@ class Room:
     async def _auto_after(self, delay: float) -> None:
         try:
             await asyncio.sleep(delay)
+            await self._seeds_or_timeout()
             async with self.lock:
                 if self._has_auto_step():
                     await self._auto_step()
@@ -572,6 +599,12 @@ class Room:
         finally:
             self._auto_task = None
         self.schedule()
+
+    async def _seeds_or_timeout(self) -> None:
+        pending = self.dealer.seeds.get(self.deals + 1)
+        if pending is not None and self.state is not None and self.engine.needs_deck(self.state):
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(pending.ready.wait(), self.timing.seed_wait)
 
     async def _auto_step(self) -> None:
         record = StepRecord(self.match_id or "")
