@@ -11,6 +11,7 @@ from typing import Any
 from starlette.testclient import TestClient, WebSocketTestSession
 
 from app.config import Settings
+from app.games.base import InvalidAction
 from app.games.cards import Card
 
 Message = dict[str, Any]
@@ -117,3 +118,19 @@ def seat_all(players: Sequence[Client], room_id: str, stack: ExitStack) -> None:
         stack.enter_context(player.connected(room_id))
         player.send({"type": "sit", "seat": seat})
         player.state_where(lambda m, s=seat, p=player: m["room"]["seats"][s]["player_id"] == p.id)
+
+
+def card_strings(value: Any) -> Iterator[str]:
+    """Every string anywhere inside a JSON value that names a card."""
+    if isinstance(value, str):
+        try:
+            Card.parse(value)
+        except InvalidAction:
+            return
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from card_strings(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from card_strings(item)

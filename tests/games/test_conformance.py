@@ -12,11 +12,11 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from support import card_strings
 
 from app.games.base import JSON, Engine, InvalidAction, Rejection, Seating
 from app.games.cards import Card
@@ -28,22 +28,6 @@ MALFORMED: list[Any] = [None, "up", 7, [], {}, {"kind": "no-such-action"}, {"kin
 DEALS = {"hazari": 2000, "azi": 2000, "hasenpfeffer": 2000}
 DEAL_POINT_SUM = {"hazari": 360}
 SEAT_COUNTS = {"azi": (2, 3, 4, 5, 6)}
-
-
-def card_strings(value: Any) -> Iterator[str]:
-    """Every string anywhere inside a JSON value that names a card."""
-    if isinstance(value, str):
-        try:
-            Card.parse(value)
-        except InvalidAction:
-            return
-        yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from card_strings(item)
-    elif isinstance(value, list | tuple):
-        for item in value:
-            yield from card_strings(item)
 
 
 @dataclass
