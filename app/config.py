@@ -32,6 +32,7 @@ class Settings(BaseSettings):
     history_stream_batch: int = 500
     signin_max_failures: int = 5
     signin_window_seconds: float = 60.0
+    echo_endpoint: bool = False
     log_level: str = "info"
 
 
