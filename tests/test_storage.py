@@ -102,7 +102,7 @@ def test_history_pages_newest_first_with_a_cursor(db_client: TestClient, databas
     assert positions == sorted(positions), "newest first"
     assert len(seen) == len(set(seen)), "no match twice across pages"
     total = query(database_url, select(func.count()).select_from(models.Match)
-                  .where(models.Match.game == "hazari"))
+                  .where(models.Match.game == "hazari", models.Match.status == "finished"))
     assert len(seen) == total[0][0]
 
     match = db_client.get(f"/api/matches/{first}").json()

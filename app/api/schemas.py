@@ -11,16 +11,20 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+def clean_name(name: str) -> str:
+    name = " ".join(name.split())
+    if not name or not name.isprintable():
+        raise ValueError("a name needs at least one visible character")
+    return name
+
+
 class PlayerCreate(Strict):
     name: str = Field(min_length=1, max_length=40)
 
     @field_validator("name")
     @classmethod
     def name_is_printable(cls, name: str) -> str:
-        name = " ".join(name.split())
-        if not name or not name.isprintable():
-            raise ValueError("a name needs at least one visible character")
-        return name
+        return clean_name(name)
 
 
 class PlayerCreated(BaseModel):
@@ -35,6 +39,40 @@ class PlayerPublic(BaseModel):
     name: str
     chips: int
     stats: dict[str, Any]
+    claimed: bool = False
+    ratings: dict[str, Any] = Field(default_factory=dict)
+    rating_history: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class AccountClaim(Strict):
+    password: str = Field(min_length=8, max_length=256)
+    name: str | None = Field(default=None, min_length=1, max_length=40)
+
+    @field_validator("name")
+    @classmethod
+    def name_is_printable(cls, name: str | None) -> str | None:
+        return None if name is None else clean_name(name)
+
+
+class SessionCreate(Strict):
+    name: str = Field(min_length=1, max_length=40)
+    password: str = Field(min_length=1, max_length=256)
+
+
+class LeaderboardEntry(BaseModel):
+    rank: int
+    player_id: str
+    name: str
+    mu: float
+    sigma: float
+    ordinal: float
+    matches: int
+    updated_at: str
+
+
+class Leaderboard(BaseModel):
+    game: str
+    players: list[LeaderboardEntry]
 
 
 class GameInfo(BaseModel):

@@ -1,36 +1,72 @@
-"""Match history: the list with its cursor, and one match in full."""
+"""Match history: the list of finished matches with its filters and cursor, and one match in full.
+
+The list holds finished matches, newest first: ordered by ``(finished_at, id)`` descending, and a cursor
+is the sort key of the last match of a page. A match that finishes while someone pages through the
+list sorts before every cursor given out so far, so it appears on a fresh first page only, and the
+later pages neither repeat nor skip anything. Every filter is an index range (see migration 0003).
+"""
 
 from __future__ import annotations
 
 import base64
 import binascii
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import and_, exists, or_, select
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import Select, exists, select, tuple_
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.compiler import compiles
+from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.expression import ClauseElement, Executable
 
 from app.db import models
+from app.db.ratings import match_ratings
 from app.games.base import Rejection
 
 SECRET_ACTION_FIELDS = {"discard": "card"}
 SECRET_DEAL_FIELDS = ("discard",)
+CURSOR_TAG = "f1"
+SortKey = tuple[datetime, str]
+if TYPE_CHECKING:
+    KeyQuery = Select[str, datetime | None]
 
 
 class BadCursor(Rejection):
     code = "request/bad_cursor"
 
 
-def encode_cursor(match: models.Match) -> str:
-    raw = f"{match.started_at.isoformat()}|{match.id}".encode()
+@dataclass(frozen=True)
+class HistoryFilter:
+    """What ``GET /api/matches`` narrows the list by. ``opponent`` and ``result`` (``won`` or
+    ``lost``) are relative to ``player``; ``since`` <= finished_at < ``until``."""
+
+    player: str | None = None
+    game: str | None = None
+    opponent: str | None = None
+    result: str | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+    rated: bool | None = None
+
+
+def encode_cursor(key: SortKey) -> str:
+    stamp, match_id = key
+    raw = f"{CURSOR_TAG}|{stamp.isoformat()}|{match_id}".encode()
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
-def decode_cursor(cursor: str) -> tuple[datetime, str]:
+def decode_cursor(cursor: str) -> SortKey:
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
-        stamp, match_id = raw.split("|", 1)
-        return datetime.fromisoformat(stamp), match_id
+        tag, stamp, match_id = raw.split("|", 2)
+        if tag != CURSOR_TAG or not match_id or len(match_id) > 32:
+            raise ValueError(raw)
+        moment = datetime.fromisoformat(stamp)
+        if moment.tzinfo is not None:
+            raise ValueError(raw)
+        return moment, match_id
     except (binascii.Error, UnicodeDecodeError, ValueError) as error:
         raise BadCursor(f"{cursor!r} is not a cursor this server gave out") from error
 
@@ -47,7 +83,7 @@ def _summary(match: models.Match, seats: list[models.MatchSeat]) -> dict[str, An
     return {"id": match.id, "room_id": match.room_id, "game": match.game, "options": match.options,
             "status": match.status, "started_at": _stamp(match.started_at),
             "finished_at": _stamp(match.finished_at),
-            "seats": [_seat_json(seat) for seat in seats], "result": match.result}
+            "seats": [_seat_json(seat) for seat in seats], "result": match.result, "rated": match.rated}
 
 
 async def _seats_of(session: AsyncSession, match_ids: list[str]) -> dict[str, list[models.MatchSeat]]:
@@ -60,25 +96,88 @@ async def _seats_of(session: AsyncSession, match_ids: list[str]) -> dict[str, li
     return seats
 
 
-async def list_matches(session: AsyncSession, *, player: str | None, game: str | None,
-                       limit: int, before: str | None) -> tuple[list[dict[str, Any]], str | None]:
+def _by_player(wanted: HistoryFilter, player: str) -> KeyQuery:
+    """Driven by the player's own seats: one range of an ``ix_match_seats_player_*`` index."""
+    mine = models.MatchSeat
+    query = select(mine.match_id, mine.finished_at).where(mine.player_id == player,
+                                                           mine.finished_at.is_not(None))
+    if wanted.game is not None:
+        query = query.where(mine.game == wanted.game)
+    if wanted.result is not None:
+        query = query.where(mine.won == (wanted.result == "won"))
+    if wanted.opponent is not None:
+        other = models.MatchSeat.__table__.alias("other")
+        query = query.where(exists().where(other.c.match_id == mine.match_id,
+                                           other.c.player_id == wanted.opponent))
+    if wanted.rated is not None:
+        query = query.join(models.Match, models.Match.id == mine.match_id).where(
+            models.Match.rated == wanted.rated)
+    return query
+
+
+def _all_finished(wanted: HistoryFilter) -> KeyQuery:
+    match = models.Match
+    query = select(match.id, match.finished_at).where(match.status == "finished")
+    if wanted.game is not None:
+        query = query.where(match.game == wanted.game)
+    if wanted.rated is not None:
+        query = query.where(match.rated == wanted.rated)
+    return query
+
+
+def _keys_query(wanted: HistoryFilter, limit: int,
+                after: SortKey | None) -> KeyQuery:
+    """The sort keys of the next ``limit`` matches after ``after``, newest first."""
+    if wanted.player is not None:
+        query = _by_player(wanted, wanted.player)
+        stamp, match_id = models.MatchSeat.finished_at, models.MatchSeat.match_id
+    else:
+        query = _all_finished(wanted)
+        stamp, match_id = models.Match.finished_at, models.Match.id
+    if wanted.since is not None:
+        query = query.where(stamp >= wanted.since)
+    if wanted.until is not None:
+        query = query.where(stamp < wanted.until)
+    if after is not None:
+        query = query.where(tuple_(stamp, match_id) < tuple_(*after))
+    return query.order_by(stamp.desc(), match_id.desc()).limit(limit)
+
+
+async def _page(session: AsyncSession, wanted: HistoryFilter, limit: int,
+                after: SortKey | None) -> tuple[list[dict[str, Any]], SortKey | None]:
+    """Up to ``limit`` summaries after ``after``, and the key to go on from (None at the end)."""
+    keys = [(match_id, stamp) for match_id, stamp in
+            await session.execute(_keys_query(wanted, limit + 1, after))]
+    page, more = keys[:limit], len(keys) > limit
+    ids = [match_id for match_id, _ in page]
+    found = {match.id: match for match in await session.scalars(
+        select(models.Match).where(models.Match.id.in_(ids)))}
+    seats = await _seats_of(session, ids)
+    last = page[-1] if more and page else None
+    following = None if last is None or last[1] is None else (last[1], last[0])
+    return [_summary(found[match_id], seats[match_id]) for match_id in ids], following
+
+
+async def list_matches(session: AsyncSession, wanted: HistoryFilter, *, limit: int,
+                       before: str | None) -> tuple[list[dict[str, Any]], str | None]:
     """Newest first; ``before`` is the cursor of the last match of the previous page."""
-    query = select(models.Match)
-    if player is not None:
-        query = query.where(exists().where(models.MatchSeat.match_id == models.Match.id,
-                                           models.MatchSeat.player_id == player))
-    if game is not None:
-        query = query.where(models.Match.game == game)
-    if before is not None:
-        stamp, match_id = decode_cursor(before)
-        query = query.where(or_(models.Match.started_at < stamp,
-                                and_(models.Match.started_at == stamp, models.Match.id < match_id)))
-    query = query.order_by(models.Match.started_at.desc(), models.Match.id.desc()).limit(limit + 1)
-    matches = list(await session.scalars(query))
-    page, more = matches[:limit], len(matches) > limit
-    seats = await _seats_of(session, [match.id for match in page])
-    cursor = encode_cursor(page[-1]) if more and page else None
-    return [_summary(match, seats[match.id]) for match in page], cursor
+    after = decode_cursor(before) if before is not None else None
+    summaries, following = await _page(session, wanted, limit, after)
+    return summaries, None if following is None else encode_cursor(following)
+
+
+async def stream_matches(sessions: async_sessionmaker[AsyncSession], wanted: HistoryFilter,
+                         batch: int, before: str | None = None) -> AsyncIterator[dict[str, Any]]:
+    """Every match the filter selects, newest first, read ``batch`` at a time, each batch in a
+    short transaction of its own."""
+    after = decode_cursor(before) if before is not None else None
+    while True:
+        async with sessions() as session:
+            summaries, after = await _page(session, wanted, batch, after)
+        for summary in summaries:
+            yield summary
+        if after is None:
+            return
 
 
 def _public_action(action: models.Action, finished: bool) -> dict[str, Any]:
@@ -110,10 +209,36 @@ async def match_detail(session: AsyncSession, match_id: str) -> dict[str, Any] |
     actions = await session.scalars(
         select(models.Action).where(models.Action.match_id == match_id).order_by(models.Action.seq))
     detail = _summary(match, seats)
+    detail["first_dealer"] = match.first_dealer
+    detail["stacks"] = match.stacks
     detail["deals"] = [
         {"number": deal.number, "deck": None if deal.number in open_deals else deal.deck,
-         "points": deal.points, "detail": _public_deal_detail(deal.detail, finished)}
+         "points": deal.points, "detail": _public_deal_detail(deal.detail, finished), "fairness": None}
         for deal in deals]
+    detail["ratings"] = await match_ratings(session, match.id) if match.rated else []
     detail["actions"] = [_public_action(action, finished) for action in actions
                          if action.deal not in open_deals]
     return detail
+
+
+class _Explain(Executable, ClauseElement):
+    """``EXPLAIN`` (PostgreSQL) or ``EXPLAIN QUERY PLAN`` (SQLite) of a statement."""
+
+    inherit_cache = False
+
+    def __init__(self, statement: ClauseElement) -> None:
+        self.statement = statement
+
+
+@compiles(_Explain)
+def _compile_explain(element: _Explain, compiler: SQLCompiler, **kw: Any) -> str:
+    prefix = "EXPLAIN QUERY PLAN" if compiler.dialect.name == "sqlite" else "EXPLAIN"
+    return f"{prefix} {compiler.process(element.statement, **kw)}"
+
+
+async def explain_list(session: AsyncSession, wanted: HistoryFilter, limit: int = 20,
+                       before: str | None = None) -> str:
+    """The database's plan for the list query of ``wanted`` (to check which index it reads)."""
+    after = decode_cursor(before) if before is not None else None
+    rows = await session.execute(_Explain(_keys_query(wanted, limit + 1, after)))
+    return "\n".join(str(row[-1]) for row in rows)

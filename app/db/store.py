@@ -12,6 +12,8 @@ from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import models
+from app.db.finish import record_finish
+from app.db.stats import player_stats
 from app.games.base import Rejection
 
 BANK = "bank"
@@ -72,7 +74,7 @@ class SavedRoom:
     seats: list[tuple[models.RoomSeat, str | None]]
     match: models.Match | None = None
     match_seats: list[models.MatchSeat] = field(default_factory=list)
-    decks: dict[int, list[Any]] = field(default_factory=dict)
+    deals: list[models.Deal] = field(default_factory=list)
     actions: list[models.Action] = field(default_factory=list)
 
 
@@ -90,14 +92,18 @@ class Store:
         async with self.sessions.begin() as session:
             session.add(player)
             await session.flush()
+            session.add(models.Token(player_id=player.id, token_hash=player.token_hash,
+                                     created_at=player.created_at))
             if starting_chips > 0:
                 session.add(_transfer(BANK, player_account(player.id), starting_chips, "grant"))
         return player, token
 
     async def player_by_token(self, token: str) -> models.Player | None:
+        """The player a token belongs to, unless it was revoked."""
         async with self.sessions() as session:
             found = await session.scalars(
-                select(models.Player).where(models.Player.token_hash == hash_token(token)))
+                select(models.Player).join(models.Token, models.Token.player_id == models.Player.id)
+                .where(models.Token.token_hash == hash_token(token), models.Token.revoked_at.is_(None)))
             return found.first()
 
     async def get_player(self, player_id: str) -> models.Player | None:
@@ -127,17 +133,9 @@ class Store:
         return to
 
     async def player_stats(self, player_id: str) -> dict[str, Any]:
-        """Per game: matches played, finished and won."""
+        """Per game: matches played, finished and won, with points per deal and the best total."""
         async with self.sessions() as session:
-            rows = await _player_matches(session, player_id)
-        stats: dict[str, Any] = {}
-        for match, seat in rows:
-            entry = stats.setdefault(match.game, {"matches": 0, "finished": 0, "wins": 0})
-            entry["matches"] += 1
-            if match.result is not None:
-                entry["finished"] += 1
-                entry["wins"] += int(is_winner(match.result, seat))
-        return stats
+            return await player_stats(session, player_id)
 
     async def create_room(self, room: models.Room, seats: int) -> None:
         async with self.sessions.begin() as session:
@@ -169,14 +167,14 @@ class Store:
                 update(models.Room).where(models.Room.id == room_id).values(status=status))
 
     async def start_match(self, match: models.Match, seats: list[models.MatchSeat],
-                          step: StepRecord) -> None:
+                          step: StepRecord, version: int) -> None:
         async with self.sessions.begin() as session:
             session.add(match)
             await session.flush()
             session.add_all(seats)
             await session.execute(
                 update(models.Room).where(models.Room.id == match.room_id)
-                .values(status="playing", match_id=match.id))
+                .values(status="playing", match_id=match.id, version=version))
             await session.flush()
             await _write_step(session, step)
 
@@ -213,8 +211,8 @@ async def _saved_room(session: AsyncSession, room: models.Room) -> SavedRoom:
     saved.match_seats = list(await session.scalars(
         select(models.MatchSeat).where(models.MatchSeat.match_id == room.match_id)
         .order_by(models.MatchSeat.seat)))
-    deals = await session.scalars(select(models.Deal).where(models.Deal.match_id == room.match_id))
-    saved.decks = {deal.number: deal.deck for deal in deals}
+    saved.deals = list(await session.scalars(
+        select(models.Deal).where(models.Deal.match_id == room.match_id).order_by(models.Deal.number)))
     saved.actions = list(await session.scalars(
         select(models.Action).where(models.Action.match_id == room.match_id).order_by(models.Action.seq)))
     return saved
@@ -237,20 +235,14 @@ async def _write_step(session: AsyncSession, step: StepRecord) -> None:
         session.add(_transfer(source, target, abs(move.delta), move.kind, step.match_id,
                               move.deal, move.action_seq))
     if step.result is not None:
+        finished_at = now()
         await session.execute(
             update(models.Match).where(models.Match.id == step.match_id)
-            .values(status="finished", finished_at=now(), result=step.result))
+            .values(status="finished", finished_at=finished_at, result=step.result))
         await session.execute(
             update(models.Room).where(models.Room.match_id == step.match_id)
             .values(status="finished"))
-
-
-async def _player_matches(session: AsyncSession, player_id: str) -> list[tuple[models.Match, int]]:
-    rows = await session.execute(
-        select(models.Match, models.MatchSeat.seat)
-        .join(models.MatchSeat, models.MatchSeat.match_id == models.Match.id)
-        .where(models.MatchSeat.player_id == player_id))
-    return [(match, seat) for match, seat in rows]
+        await record_finish(session, step.match_id, step.result, finished_at)
 
 
 def is_winner(result: dict[str, Any], seat: int) -> bool:

@@ -1,0 +1,59 @@
+"""Signing in to a claimed account from another browser, and signing out everywhere."""
+
+from __future__ import annotations
+
+import math
+
+from fastapi import APIRouter, Request, Response
+from fastapi.responses import JSONResponse
+
+from app.api.deps import LimiterDep, PlayerDep, StoreDep
+from app.api.errors import ApiError, error_response
+from app.api.schemas import PlayerCreated, SessionCreate
+from app.db import accounts
+from app.db.store import player_account
+
+router = APIRouter(prefix="/api/sessions", tags=["accounts"])
+
+
+def _limit_keys(request: Request, name: str) -> list[str]:
+    client = request.client.host if request.client is not None else "unknown"
+    return [f"name:{accounts.name_key(name)}", f"ip:{client}"]
+
+
+@router.post("", status_code=201, response_model=PlayerCreated)
+async def sign_in(body: SessionCreate, request: Request, store: StoreDep,
+                  limiter: LimiterDep) -> PlayerCreated | JSONResponse:
+    """A new token for the claimed account with this name (ignoring case) and password. After
+    ``CARDROOM_SIGNIN_MAX_FAILURES`` failures within ``CARDROOM_SIGNIN_WINDOW_SECONDS``, for one name or
+    from one address, sign-ins are refused with 429 until the window has passed."""
+    keys = _limit_keys(request, body.name)
+    wait = limiter.retry_after(keys)
+    if wait is not None:
+        seconds = max(1, math.ceil(wait))
+        refused = error_response(429, "auth/rate_limited",
+                                 f"too many failed sign-ins; try again in {seconds} s")
+        refused.headers["Retry-After"] = str(seconds)
+        return refused
+    async with store.sessions() as session:
+        player = await accounts.claimed_player(session, body.name)
+    matches = await accounts.password_matches(player.password_hash if player else None, body.password)
+    if player is None or not matches:
+        limiter.failed(keys)
+        raise ApiError(401, "auth/wrong_password", "no claimed account has that name and password")
+    limiter.forget(keys[0])
+    token = await accounts.issue_token(store.sessions, player.id)
+    chips = await store.balance(player_account(player.id))
+    return PlayerCreated(id=player.id, name=player.name, token=token, chips=chips)
+
+
+@router.delete("", status_code=204)
+async def sign_out_everywhere(player: PlayerDep, store: StoreDep) -> Response:
+    """Revoke every token of the calling player, the one sent included. Only for claimed accounts:
+    a guest would lose their account for good."""
+    if player.claimed_at is None:
+        raise ApiError(409, "account/not_claimed", "claim the account with a password first "
+                                                   "(POST /api/players/{id}/claim), or you could never "
+                                                   "sign in again")
+    await accounts.revoke_tokens(store.sessions, player.id)
+    return Response(status_code=204)
