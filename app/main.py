@@ -18,7 +18,7 @@ from app.db import migrate
 from app.db.session import make_engine, make_sessionmaker
 from app.db.store import Store
 from app.rooms.manager import RoomManager
-from app.rooms.room import Timing
+from app.rooms.seating import Timing
 
 FRONTEND_DIR = Path(__file__).resolve().parents[1] / "frontend"
 

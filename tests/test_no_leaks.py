@@ -17,7 +17,8 @@ from app.db.history import match_detail
 from app.db.session import make_engine, make_sessionmaker
 from app.db.store import Store
 from app.rooms.manager import RoomManager
-from app.rooms.room import Connection, Room, Timing
+from app.rooms.room import Room
+from app.rooms.seating import Connection, Timing
 
 DEALS = 1000
 # Hazari's strong bot is quick; the other games use random bots so that a thousand deals stay short.

@@ -19,7 +19,8 @@ from app.config import Settings
 from app.db.store import Store
 from app.games.base import Rejection
 from app.rooms.manager import RoomManager
-from app.rooms.room import Connection, Room
+from app.rooms.room import Room
+from app.rooms.seating import Connection
 
 router = APIRouter()
 log = logging.getLogger(__name__)

@@ -9,7 +9,8 @@ from app.db.store import SavedRoom, Store, new_id, now
 from app.games.base import Engine, InvalidOptions, OptionSpec
 from app.games.cards import Card, check_deck, parse_cards
 from app.games.registry import ENGINES
-from app.rooms.room import ChipRules, Occupant, Room, RoomError, TestSetup, Timing
+from app.rooms.room import Room
+from app.rooms.seating import ChipRules, Occupant, RoomError, TestSetup, Timing
 
 TEST_OPTIONS = ("decks", "first_dealer")
 CHIP_GAMES = frozenset({"azi"})

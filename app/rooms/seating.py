@@ -1,0 +1,82 @@
+"""What a room is made of: who holds each seat, the connections, and the room's settings."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+
+from app.games.base import JSON, Rejection
+from app.games.cards import Card, card_texts, parse_cards
+
+
+class RoomError(Rejection):
+    code = "room/refused"
+
+
+@dataclass(frozen=True)
+class TestSetup:
+    """Test mode only: fixed decks for deals 1, 2, ... and the first dealer."""
+
+    decks: tuple[tuple[Card, ...], ...] = ()
+    first_dealer: int | None = None
+
+    def to_json(self) -> JSON:
+        return {"decks": [card_texts(deck) for deck in self.decks], "first_dealer": self.first_dealer}
+
+    @classmethod
+    def from_json(cls, saved: JSON | None) -> TestSetup | None:
+        if saved is None:
+            return None
+        return cls(decks=tuple(parse_cards(deck) for deck in saved["decks"]),
+                   first_dealer=saved["first_dealer"])
+
+
+@dataclass
+class Occupant:
+    """Who holds a seat. ``autopilot``: the strong bot plays for a person who is away or too slow."""
+
+    player_id: str | None
+    name: str
+    bot: str | None = None
+    autopilot: bool = False
+
+    @property
+    def bot_level(self) -> str | None:
+        return self.bot or ("strong" if self.autopilot else None)
+
+    @classmethod
+    def for_bot(cls, seat: int, level: str) -> Occupant:
+        return cls(None, f"Bot {seat + 1} ({level})", bot=level)
+
+
+@dataclass(eq=False)
+class Connection:
+    """One WebSocket: a player's (``player_id``) or a spectator's. Messages leave through ``outbox``."""
+
+    player_id: str | None
+    name: str | None
+    outbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+
+    def push(self, message: str) -> None:
+        self.outbox.put_nowait(message)
+
+
+@dataclass(frozen=True)
+class ChipRules:
+    """For chip games: a bot's stack, and the ante a player must hold to sit down."""
+
+    enabled: bool = False
+    bot_stack: int = 0
+    ante: int = 0
+
+
+@dataclass
+class Timing:
+    """Seconds: the pause before an automatic step and before a bot acts; how long a dropped player
+    keeps his seat before the bot plays for him; missed decisions in a row before it does."""
+
+    auto_pause: float = 0.0
+    bot_delay: float = 0.0
+    grace_period: float = 60.0
+    missed_limit: int = 2
+    seed_wait: float = 0.0
