@@ -9,10 +9,12 @@ position is its number; later rounds are led by the previous winner under ``late
 their points, and whether a group of that key would win a tie under each tie rule. The format is
 described in ``app/bots/hazari_tables.py``.
 
-Usage (from the repository root)::
+The stored file is the second of two iterations (from the repository root)::
 
-    nice python scripts/estimate_hazari.py --model greedy --deals 200000 --seed 1 --jobs 2 \\
-        --out app/bots/data/hazari_win_rates.json
+    nice python scripts/estimate_hazari.py --model greedy --deals 200000 --seed 1 \\
+        --out /tmp/hazari_greedy.json
+    nice python scripts/estimate_hazari.py --model strong --tables /tmp/hazari_greedy.json \\
+        --deals 60000 --seed 2 --jobs 2 --out app/bots/data/hazari_win_rates.json
 
 Deals are split into chunks of 1000 with a seed per chunk, so ``--jobs`` does not change the result.
 """
@@ -44,7 +46,8 @@ CHUNK = 1000
 SEATS = 4
 KEYS = sorted(set(TRIPLE_KEYS))
 KEY_INDEX = {key: index for index, key in enumerate(KEYS)}
-TABLES = [table_name(1, p) for p in range(POSITIONS)] + [table_name(r, None) for r in range(2, ROUNDS + 1)]
+TABLES = ([table_name(1, p) for p in range(POSITIONS)]
+          + [table_name(r, None) for r in range(2, ROUNDS + 1)])
 MODELS = ("greedy", "strong", "mixed")
 
 Counts = npt.NDArray[np.int64]
@@ -169,7 +172,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(to_json(counts, made), separators=(",", ":")) + "\n",
                         encoding="utf-8")
-    print(f"{args.deals} deals ({args.model}) in {time.perf_counter() - started:.1f} s -> {args.out}")
+    seconds = time.perf_counter() - started
+    print(f"{args.deals} deals ({args.model}) in {seconds:.1f} s -> {args.out}")
     return 0
 
 

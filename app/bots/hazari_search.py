@@ -1,4 +1,5 @@
-"""The exhaustive search of the Hazari ``strong`` bot: every split of a 13-card hand, scored at once.
+"""The exhaustive search of the Hazari ``strong`` bot: every split of a 13-card hand, scored at
+once.
 
 A split of hand positions 0..12 is a 4-card G4 (715 choices) and a partition of the other nine
 cards into three triples (280 ways): 200,200 splits, precomputed once as triple ids (0..285, in

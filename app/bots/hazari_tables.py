@@ -8,8 +8,9 @@ would win a tie with ``M`` under each tie rule (HZ-7) given the order of exposur
 and every possible key ``K[i]`` in ascending order, it stores over all samples:
 
 * ``best[i]``: how often ``M == K[i]``; ``best_points[i]``: the opponents' points in those samples;
-* ``later[i]`` / ``later_points[i]``: the same, restricted to samples where a group of key ``K[i]``
-  would take the round under ``later_wins``; ``first[i]`` / ``first_points[i]`` under ``first_wins``.
+* ``later[i]`` / ``later_points[i]``: the same, restricted to samples where a group of key
+  ``K[i]`` would take the round under ``later_wins``; ``first[i]`` / ``first_points[i]`` under
+  ``first_wins``.
 
 Then a group of key ``K[j]`` wins the round with probability
 ``p(K[j]) = (sum of best[i < j] + later[j]) / samples`` (for ``later_wins``), and the opponents'
@@ -49,7 +50,7 @@ class RoundValues:
     taken: tuple[FloatArray, ...]
 
     def value(self, round_index: int, keys: IntArray, points: FloatArray) -> FloatArray:
-        """Expected points of groups with ``keys`` and ``points`` played in round ``round_index+1``."""
+        """Expected points of groups (``keys``, ``points``) played in round ``round_index + 1``."""
         result: FloatArray = self.win[round_index][keys] * points + self.taken[round_index][keys]
         return result
 

@@ -2,9 +2,9 @@
 
 An entry of ``legal`` is chosen uniformly; a range (``{"kind": "raise", "min": a, "max": b}``) then
 gets a uniformly random amount in it, written in the action's field (``raise`` -> ``to``, ``bet`` ->
-``amount``). A Hazari ``up`` becomes a uniformly random valid arrangement of the hand (HZ-4). Fields
-that a legal entry adds for information (Azi's ``call`` gives ``amount`` and ``all_in``) are not part
-of the action and are dropped.
+``amount``). A Hazari ``up`` becomes a uniformly random valid arrangement of the hand (HZ-4).
+Fields that a legal entry adds for information (Azi's ``call`` gives ``amount`` and ``all_in``)
+are not part of the action and are dropped.
 """
 
 from __future__ import annotations

@@ -16,10 +16,6 @@ GAMES = ("hazari", "azi", "hasenpfeffer")
 LEVELS = ("random", "strong")
 ALL_LEVELS = ("random", "strong", "greedy")
 
-# Games whose module app.bots.<game> is not written yet: their strong and greedy levels play as
-# RandomBot until it exists. Remove a game from this set (or the set) once its module is in.
-RANDOM_UNTIL_WRITTEN = frozenset({"azi", "hasenpfeffer"})
-
 
 def make_bot(game: str, level: str) -> Bot:
     """A new bot; raises ``ValueError`` for an unknown game or level."""
@@ -29,12 +25,6 @@ def make_bot(game: str, level: str) -> Bot:
         raise ValueError(f"unknown bot level {level!r}; levels are {list(ALL_LEVELS)}")
     if level == "random":
         return RandomBot(game)
-    module_name = f"app.bots.{game}"
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as missing:
-        if missing.name == module_name and game in RANDOM_UNTIL_WRITTEN:
-            return RandomBot(game, level)
-        raise
+    module = importlib.import_module(f"app.bots.{game}")
     bot: Bot = getattr(module, f"{game.title()}{level.title()}Bot")()
     return bot

@@ -40,11 +40,13 @@ class Task:
 
 @dataclass
 class Tally:
-    """Per unit (seat or team): per-deal values and matches won; and the side difference."""
+    """Per unit (seat or team): per-deal values and matches won; the side difference; and the
+    processor time spent (``seconds``)."""
 
     units: int
     deals: int = 0
     matches: int = 0
+    unfinished: int = 0
     chips: bool = False
     seconds: float = 0.0
     values: list[Moments] = field(default_factory=list)
@@ -58,6 +60,7 @@ class Tally:
     def merge(self, other: Tally) -> None:
         self.deals += other.deals
         self.matches += other.matches
+        self.unfinished += other.unfinished
         self.chips = self.chips or other.chips
         self.seconds += other.seconds
         for mine, theirs in zip(self.values, other.values, strict=True):
@@ -83,11 +86,13 @@ class Table:
         self.bot_rng = random.Random(seed_for(task.seed, task.index, "bots"))
         self.deck = list(self.engine.full_deck())
         self.tally = Tally(len(task.teams))
+        self.match_deals = 0
         self.state = self.new_match()
 
     def new_match(self) -> Any:
         players = len(self.task.levels)
         seating = Seating(players, self.deck_rng.randrange(players), (self.task.stack,) * players)
+        self.match_deals = 0
         return self.engine.start(self.task.options, seating)
 
     def step(self) -> tuple[JSON, ...]:
@@ -124,6 +129,7 @@ class Table:
     def record_deal(self, points: list[int]) -> None:
         tally = self.tally
         tally.deals += 1
+        self.match_deals += 1
         for moments, value in zip(tally.values, points, strict=True):
             moments.add(value)
         sides = self.task.sides
@@ -134,10 +140,13 @@ class Table:
 
 
 def play_chunk(task: Task) -> Tally:
-    """Play until ``task.deals`` deals are scored; the match then in progress is dropped."""
-    started = time.perf_counter()
+    """Play until ``task.deals`` deals are scored. A match then in progress is not played on: it
+    counts as unfinished."""
+    started = time.process_time()
     table = Table(task)
     while table.tally.deals < task.deals:
         table.record(table.step())
-    table.tally.seconds = time.perf_counter() - started
+    if table.match_deals:
+        table.tally.unfinished += 1
+    table.tally.seconds = time.process_time() - started
     return table.tally

@@ -29,6 +29,9 @@ def format_table(result: SimResult) -> str:
         lines.append(f"{name:<5} {entry['bots']:<14} {_fixed(mean):>12} "
                      f"{'±' + _fixed(half):>9} {_fixed(low):>9} {_fixed(high):>9} {share:>7} "
                      f"{str(entry['wins']) + ' of ' + str(matches):>12}")
+    if data["unfinished_matches"]:
+        lines.append(f"matches: {matches} finished; {data['unfinished_matches']} cut off at the "
+                     f"end of a chunk of {data['chunk']} deals (not counted in 'won')")
     difference = data["difference"]
     if difference is not None:
         lines.append(f"difference {difference['first']} - {difference['second']}: "
@@ -36,7 +39,7 @@ def format_table(result: SimResult) -> str:
                      f"{unit}/deal (95% CI, paired by deal)")
     speed = data["speed"]
     lines.append(f"speed: {_fixed(speed['deals_per_second'], 1)} deals/s, "
-                 f"{_fixed(speed['deals_per_second_per_core'], 1)} deals/s per core "
+                 f"{_fixed(speed['deals_per_second_per_core'], 1)} deals/s per core (CPU time) "
                  f"({speed['jobs']} job{'s' if speed['jobs'] != 1 else ''}, "
                  f"{speed['seconds']:.1f} s)")
     return "\n".join(lines)

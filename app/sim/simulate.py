@@ -1,14 +1,16 @@
 """The simulator: bots against bots through the engines, in memory, in deterministic chunks.
 
-The deals are cut into chunks of :data:`CHUNK` deals; chunk ``i`` draws its decks and its bots'
-choices from seeds made of ``--seed`` and ``i`` only, and the chunks' tallies are merged in chunk
-order, so the result is the same for any number of jobs (only the speed differs).
+The deals are cut into chunks of ``chunk`` deals (:data:`CHUNK`); chunk ``i`` draws its decks and
+its bots' choices from seeds made of ``--seed`` and ``i`` only, and the chunks' tallies are merged
+in chunk order, so the result is the same for any number of jobs (only the speed differs). Each
+chunk starts a new match; the match in progress when a chunk has played its deals is counted as
+unfinished, and only finished matches count for "matches won".
 
 Scoring units are the seats, or the teams when the game's spectator view names ``teams``. A
 unit's label is its bot level (``strong``, or ``strong+strong`` for a team); when the units carry
 exactly two labels, the per-deal difference ``first label - second label`` (mean over the units
-of each) is reported with its own interval, which is narrower than the two means' intervals
-because both sides play the same deals.
+of each) is reported with an interval computed from the per-deal differences: both sides play
+the same deals, so this is the interval that judges the gap between them.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from app.games.base import JSON, InvalidOptions, Seating
 from app.games.registry import ENGINES
 from app.sim.play import Tally, Task, play_chunk
 
-CHUNK = 200
+CHUNK = 500
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,7 @@ class SimConfig:
     jobs: int = 1
     stack: int = 1000
     options: Mapping[str, Any] = field(default_factory=dict)
+    chunk: int = CHUNK
 
 
 @dataclass(frozen=True)
@@ -68,7 +71,8 @@ class SimResult:
         return (distinct[0], distinct[1]) if len(distinct) == 2 else None
 
     def to_json(self) -> JSON:
-        """Everything but ``speed`` depends only on the game, seats, deals, seed and options."""
+        """Everything but ``speed`` depends only on the game, seats, deals, seed, options and chunk.
+        The speed per core divides the deals by the processor time of the chunks."""
         tally, config = self.tally, self.config
         units = []
         for index, (moments, share) in enumerate(zip(tally.values, self.shares(), strict=True)):
@@ -86,7 +90,8 @@ class SimResult:
         return {
             "game": config.game, "seats": list(config.levels), "deals": tally.deals,
             "seed": config.seed, "options": dict(config.options), "stack": config.stack,
-            "unit": self.unit, "matches": tally.matches, "units": units, "difference": difference,
+            "chunk": config.chunk, "unit": self.unit, "matches": tally.matches,
+            "unfinished_matches": tally.unfinished, "units": units, "difference": difference,
             "speed": {"jobs": self.jobs, "seconds": self.seconds,
                       "deals_per_second": tally.deals / self.seconds if self.seconds else None,
                       "deals_per_second_per_core":
@@ -109,24 +114,30 @@ def check_config(config: SimConfig) -> None:
     unknown = [level for level in config.levels if level not in ALL_LEVELS]
     if unknown:
         raise ValueError(f"unknown bot level(s) {unknown}; levels are {list(ALL_LEVELS)}")
-    if config.deals < 1 or config.jobs < 0 or config.stack < 0:
-        raise ValueError("deals must be at least 1, jobs and stack not negative")
-    try:
-        engine.make_options(config.options)
-    except InvalidOptions as error:
-        raise ValueError(error.message) from error
+    if config.deals < 1 or config.chunk < 1 or config.jobs < 0 or config.stack < 0:
+        raise ValueError("deals and chunk must be at least 1, jobs and stack not negative")
 
 
 def _teams(config: SimConfig) -> tuple[tuple[int, ...], ...] | None:
-    """The teams as the game's spectator view names them, if it does."""
+    """The teams as the game's spectator view names them, if it does. Raises ``ValueError`` if
+    the options are refused or a match would be over before its first deal."""
     engine = ENGINES[config.game]
     players = len(config.levels)
-    state = engine.start(config.options, Seating(players, 0, (config.stack,) * players))
+    try:
+        state = engine.start(config.options, Seating(players, 0, (config.stack,) * players))
+    except InvalidOptions as error:
+        raise ValueError(error.message) from error
+    if engine.outcome(state) is not None:
+        raise ValueError(f"a {config.game} match with stacks of {config.stack} is over before "
+                         "it starts")
     teams = engine.view(state, None).get("teams")
     return tuple(tuple(team) for team in teams) if teams else None
 
 
-def plan(config: SimConfig) -> tuple[tuple[tuple[int, ...], ...] | None, tuple[str, ...], list[Task]]:
+Teams = tuple[tuple[int, ...], ...]
+
+
+def plan(config: SimConfig) -> tuple[Teams | None, tuple[str, ...], list[Task]]:
     """The game's teams (None: every seat for itself), each unit's label, and the chunks."""
     check_config(config)
     teams = _teams(config)
@@ -135,8 +146,8 @@ def plan(config: SimConfig) -> tuple[tuple[tuple[int, ...], ...] | None, tuple[s
     distinct = list(dict.fromkeys(labels))
     sides = tuple(distinct.index(label) for label in labels) if len(distinct) == 2 else None
     work = [Task(config.game, config.levels, dict(config.options), config.stack, config.seed,
-                 index, min(CHUNK, config.deals - start), units, sides)
-            for index, start in enumerate(range(0, config.deals, CHUNK))]
+                 index, min(config.chunk, config.deals - start), units, sides)
+            for index, start in enumerate(range(0, config.deals, config.chunk))]
     return teams, labels, work
 
 
