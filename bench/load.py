@@ -227,9 +227,12 @@ async def measure(port: int, pid: int, count: int, seconds: float) -> None:
     results = Results()
     rng = random.Random(1)
     cpu_start, wall_start = process_stats(pid)[0], time.monotonic()
+    client_start = resource.getrusage(resource.RUSAGE_SELF)
     stop = time.monotonic() + seconds
     await asyncio.gather(*(listen(room, seat, results, stop, rng) for room in rooms for seat in range(4)))
     cpu_used, wall = process_stats(pid)[0] - cpu_start, time.monotonic() - wall_start
+    client_end = resource.getrusage(resource.RUSAGE_SELF)
+    client_cpu = (client_end.ru_utime + client_end.ru_stime) - (client_start.ru_utime + client_start.ru_stime)
     _, rss_loaded = process_stats(pid)
     in_flight = sum(len(room.pending) for room in rooms)
     for room in rooms:
@@ -238,6 +241,8 @@ async def measure(port: int, pid: int, count: int, seconds: float) -> None:
     echo = await echo_phase(port, connections, min(seconds, 30))
     stored = await stored_moves()
     report(count, connections, results, wall, cpu_used, rss_before, rss_connected, rss_loaded, echo)
+    print(f"load generator CPU: {client_cpu / wall * 100:.0f}% of one core; machine load average "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"moves stored: {stored} (sent {results.moves}; {in_flight} still in flight when the clock "
           "stopped; every stored move is counted once)")
 

@@ -32,7 +32,7 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 def make_engine(url: str) -> AsyncEngine:
     prepare_sqlite_path(url)
-    engine = create_async_engine(url, pool_recycle=1800)
+    engine = create_async_engine(url, pool_recycle=1800, pool_size=20, max_overflow=20)
     if engine.dialect.name == "sqlite":
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
     return engine
