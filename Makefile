@@ -19,10 +19,15 @@ migrate: setup
 run: migrate
 	$(BIN)/cardroom serve
 
+.PHONY: browser
+# Chromium for the browser tests (tests/browser), from Debian, when it is missing.
+browser:
+	@test -x /usr/bin/chromium || (apt-get update && apt-get install -y chromium)
+
 # Outside CI the long runs (marker "slow") are left out; CI=true runs everything.
 SLOW := $(if $(filter true 1 yes,$(CI)),,-m "not slow")
 
-test: setup
+test: setup browser
 	$(BIN)/python -m pytest $(SLOW)
 
 lint: setup

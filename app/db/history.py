@@ -71,7 +71,15 @@ def decode_cursor(cursor: str) -> SortKey:
         raise BadCursor(f"{cursor!r} is not a cursor this server gave out") from error
 
 
-def _seat_json(seat: models.MatchSeat) -> dict[str, Any]:
+# Summaries are built from plain rows (these columns), not ORM objects: a long stream stays cheap.
+MATCH_COLUMNS = (models.Match.id, models.Match.room_id, models.Match.game, models.Match.options,
+                 models.Match.status, models.Match.started_at, models.Match.finished_at,
+                 models.Match.result, models.Match.rated)
+SEAT_COLUMNS = (models.MatchSeat.match_id, models.MatchSeat.seat, models.MatchSeat.player_id,
+                models.MatchSeat.name, models.MatchSeat.bot)
+
+
+def _seat_json(seat: Any) -> dict[str, Any]:
     return {"seat": seat.seat, "player_id": seat.player_id, "name": seat.name, "bot": seat.bot is not None}
 
 
@@ -79,18 +87,19 @@ def _stamp(moment: datetime | None) -> str | None:
     return None if moment is None else moment.isoformat() + "Z"
 
 
-def _summary(match: models.Match, seats: list[models.MatchSeat]) -> dict[str, Any]:
+def _summary(match: Any, seats: list[Any]) -> dict[str, Any]:
+    """``match`` and ``seats`` are ORM objects or rows of ``MATCH_COLUMNS`` and ``SEAT_COLUMNS``."""
     return {"id": match.id, "room_id": match.room_id, "game": match.game, "options": match.options,
             "status": match.status, "started_at": _stamp(match.started_at),
             "finished_at": _stamp(match.finished_at),
             "seats": [_seat_json(seat) for seat in seats], "result": match.result, "rated": match.rated}
 
 
-async def _seats_of(session: AsyncSession, match_ids: list[str]) -> dict[str, list[models.MatchSeat]]:
-    rows = await session.scalars(
-        select(models.MatchSeat).where(models.MatchSeat.match_id.in_(match_ids))
+async def _seats_of(session: AsyncSession, match_ids: list[str]) -> dict[str, list[Any]]:
+    rows = await session.execute(
+        select(*SEAT_COLUMNS).where(models.MatchSeat.match_id.in_(match_ids))
         .order_by(models.MatchSeat.match_id, models.MatchSeat.seat))
-    seats: dict[str, list[models.MatchSeat]] = {match_id: [] for match_id in match_ids}
+    seats: dict[str, list[Any]] = {match_id: [] for match_id in match_ids}
     for seat in rows:
         seats[seat.match_id].append(seat)
     return seats
@@ -150,8 +159,8 @@ async def _page(session: AsyncSession, wanted: HistoryFilter, limit: int,
             await session.execute(_keys_query(wanted, limit + 1, after))]
     page, more = keys[:limit], len(keys) > limit
     ids = [match_id for match_id, _ in page]
-    found = {match.id: match for match in await session.scalars(
-        select(models.Match).where(models.Match.id.in_(ids)))}
+    found = {match.id: match for match in await session.execute(
+        select(*MATCH_COLUMNS).where(models.Match.id.in_(ids)))}
     seats = await _seats_of(session, ids)
     last = page[-1] if more and page else None
     following = None if last is None or last[1] is None else (last[1], last[0])
@@ -167,15 +176,15 @@ async def list_matches(session: AsyncSession, wanted: HistoryFilter, *, limit: i
 
 
 async def stream_matches(sessions: async_sessionmaker[AsyncSession], wanted: HistoryFilter,
-                         batch: int, before: str | None = None) -> AsyncIterator[dict[str, Any]]:
-    """Every match the filter selects, newest first, read ``batch`` at a time, each batch in a
-    short transaction of its own."""
+                         batch: int, before: str | None = None) -> AsyncIterator[list[dict[str, Any]]]:
+    """Every match the filter selects, newest first, in batches of ``batch``, each read in a short
+    transaction of its own."""
     after = decode_cursor(before) if before is not None else None
     while True:
         async with sessions() as session:
             summaries, after = await _page(session, wanted, batch, after)
-        for summary in summaries:
-            yield summary
+        if summaries:
+            yield summaries
         if after is None:
             return
 
@@ -193,6 +202,15 @@ def _public_deal_detail(detail: dict[str, Any] | None, finished: bool) -> dict[s
     if detail is None or finished:
         return detail
     return {key: value for key, value in detail.items() if key not in SECRET_DEAL_FIELDS}
+
+
+def _fairness(deal: models.Deal, revealed: bool) -> dict[str, Any] | None:
+    """The deal's commitment and client seeds; its server seed once the deal is over
+    (``docs/fairness.md``). None for a deal dealt from a fixed test deck."""
+    if deal.commitment is None:
+        return None
+    return {"commitment": deal.commitment, "client_seeds": deal.client_seeds,
+            "server_seed": deal.server_seed if revealed else None}
 
 
 async def match_detail(session: AsyncSession, match_id: str) -> dict[str, Any] | None:
@@ -213,7 +231,8 @@ async def match_detail(session: AsyncSession, match_id: str) -> dict[str, Any] |
     detail["stacks"] = match.stacks
     detail["deals"] = [
         {"number": deal.number, "deck": None if deal.number in open_deals else deal.deck,
-         "points": deal.points, "detail": _public_deal_detail(deal.detail, finished), "fairness": None}
+         "points": deal.points, "detail": _public_deal_detail(deal.detail, finished),
+         "fairness": _fairness(deal, revealed=deal.number not in open_deals)}
         for deal in deals]
     detail["ratings"] = await match_ratings(session, match.id) if match.rated else []
     detail["actions"] = [_public_action(action, finished) for action in actions

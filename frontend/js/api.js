@@ -1,0 +1,92 @@
+// The HTTP API (JSON) and the guest player kept in localStorage.
+
+const PLAYER_KEY = "cardroom.player";
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+export async function api(path, { method = "GET", body = undefined, token = undefined } = {}) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response;
+  try {
+    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (error) {
+    throw new ApiError(0, "network/unreachable", "the server cannot be reached; check the connection");
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch (error) {
+    data = null;
+  }
+  if (!response.ok) {
+    const problem = data && data.error ? data.error : {};
+    throw new ApiError(response.status, problem.code || `http/${response.status}`,
+      problem.message || `the server answered ${response.status}`);
+  }
+  return data;
+}
+
+/** The saved guest: ``{id, name, token}``, or null. */
+export function savedPlayer() {
+  try {
+    const raw = window.localStorage.getItem(PLAYER_KEY);
+    const player = raw ? JSON.parse(raw) : null;
+    return player && player.id && player.token ? player : null;
+  } catch (error) {
+    return null;
+  }
+}
+
+export function savePlayer(player) {
+  window.localStorage.setItem(PLAYER_KEY, JSON.stringify({ id: player.id, name: player.name, token: player.token }));
+}
+
+export function forgetPlayer() {
+  window.localStorage.removeItem(PLAYER_KEY);
+}
+
+export async function createPlayer(name) {
+  const player = await api("/api/players", { method: "POST", body: { name } });
+  savePlayer(player);
+  return player;
+}
+
+export const getPlayer = (id) => api(`/api/players/${encodeURIComponent(id)}`);
+export const getGames = () => api("/api/games");
+export const getRooms = () => api("/api/rooms");
+export const getRoom = (id) => api(`/api/rooms/${encodeURIComponent(id)}`);
+export const getMatch = (id) => api(`/api/matches/${encodeURIComponent(id)}`);
+
+export function createRoom(token, game, options, isPrivate) {
+  return api("/api/rooms", { method: "POST", token, body: { game, options, private: isPrivate } });
+}
+
+export function topUp(player) {
+  return api(`/api/players/${encodeURIComponent(player.id)}/top-up`, { method: "POST", token: player.token });
+}
+
+export function listMatches({ player = null, game = null, limit = 20, before = null } = {}) {
+  const query = new URLSearchParams();
+  if (player) query.set("player", player);
+  if (game) query.set("game", game);
+  query.set("limit", String(limit));
+  if (before) query.set("before", before);
+  return api(`/api/matches?${query}`);
+}
+
+export const GAME_TITLES = { hazari: "Hazari", azi: "Azi", hasenpfeffer: "Hasenpfeffer" };
+
+/** "target 1000, tie_rule later_wins" from a room's options. */
+export function optionsSummary(options) {
+  return Object.entries(options || {})
+    .map(([name, value]) => `${name.replace(/_/g, " ")} ${value === true ? "on" : value === false ? "off" : value}`)
+    .join(", ");
+}

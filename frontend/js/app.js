@@ -1,0 +1,71 @@
+// The page's router: #/ (lobby), #/room/<id> (a table), #/history[/<player>], #/match/<id>,
+// #/replay/<match>[/<step>], #/player/<id>, #/account and #/leaderboard[/<game>].
+
+import { getPlayer, savedPlayer } from "./api.js";
+import { showAccount } from "./account.js";
+import { clear, clearMessages, h } from "./dom.js";
+import { showHistory, showMatch } from "./history.js";
+import { showLeaderboard } from "./leaderboard.js";
+import { showLobby } from "./lobby.js";
+import { showProfile } from "./profile.js";
+import { showReplay } from "./replay.js";
+import { showTable } from "./table.js";
+
+let leavePage = null;
+
+/** Redraws the header: who is playing, their chips, and the links. */
+export async function refreshPlayerNav() {
+  const nav = document.getElementById("player-nav");
+  const player = savedPlayer();
+  clear(nav);
+  nav.appendChild(h("a", { href: "#/" }, "Lobby"));
+  if (player) nav.appendChild(h("a", { href: "#/history" }, "My matches"));
+  nav.appendChild(h("a", { href: "#/leaderboard" }, "Leaderboard"));
+  if (player) nav.appendChild(h("a", { href: `#/player/${encodeURIComponent(player.id)}` }, "Profile"));
+  nav.appendChild(h("a", { href: "#/account" }, "Account"));
+  if (!player) return;
+  const badge = h("span", { class: "who", id: "who" }, player.name);
+  nav.appendChild(badge);
+  try {
+    const fresh = await getPlayer(player.id);
+    badge.textContent = "";
+    badge.append(fresh.name, " \u00b7 ", h("span", { class: "chips", id: "my-chips" }, `${fresh.chips} chips`));
+  } catch (error) {
+    badge.textContent = `${player.name} (offline)`;
+  }
+}
+
+function route() {
+  if (leavePage) {
+    leavePage();
+    leavePage = null;
+  }
+  clearMessages();
+  const main = document.getElementById("main");
+  clear(main);
+  const parts = window.location.hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
+  let cleanup = null;
+  if (parts[0] === "room" && parts[1]) {
+    cleanup = showTable(main, parts[1]);
+  } else if (parts[0] === "history") {
+    cleanup = showHistory(main, parts[1] || null);
+  } else if (parts[0] === "match" && parts[1]) {
+    cleanup = showMatch(main, parts[1]);
+  } else if (parts[0] === "replay" && parts[1]) {
+    cleanup = showReplay(main, parts[1], parts[2] || null);
+  } else if (parts[0] === "player") {
+    cleanup = showProfile(main, parts[1] || (savedPlayer() || {}).id || null);
+  } else if (parts[0] === "account") {
+    cleanup = showAccount(main);
+  } else if (parts[0] === "leaderboard") {
+    cleanup = showLeaderboard(main, parts[1] || null);
+  } else {
+    cleanup = showLobby(main);
+  }
+  leavePage = typeof cleanup === "function" ? cleanup : null;
+  refreshPlayerNav();
+}
+
+window.addEventListener("hashchange", route);
+window.addEventListener("cardroom:player", refreshPlayerNav);
+route();

@@ -1,0 +1,277 @@
+// Azi at the table: the exposed trump card (and the six on the scene), stacks, pot and bets, the
+// betting actions with their allowed ranges, the 4-card discard, trick play with only the legal
+// cards pressable, the Azi re-deal offer, and the chips each game moved.
+
+import { SUIT_NAMES, SUIT_SYMBOLS, cardBacks, cardButton, cardImage, cardShort, enableArrowKeys } from "./cards.js";
+import { announce, h, scrollBox } from "./dom.js";
+
+const REASONS = { tricks: "by taking two tricks", folds: "when everyone else folded" };
+const END_REASONS = { closed: "the owner closed the table", players: "fewer than two players can pay the ante" };
+
+const signed = (n) => (n > 0 ? `+${n}` : String(n));
+
+function legalOf(ctx, kind) {
+  return ctx.legal.filter((entry) => entry.kind === kind);
+}
+
+/** The text kept in an amount box across re-renders, reset when the allowed range changes. */
+function amountValue(ctx, kind, entry) {
+  const ui = ctx.ui;
+  ui.amounts = ui.amounts || {};
+  const range = `${entry.min}-${entry.max}`;
+  if (!ui.amounts[kind] || ui.amounts[kind].range !== range) ui.amounts[kind] = { range, text: String(entry.min) };
+  return ui.amounts[kind];
+}
+
+function amountControl(ctx, kind, entry, label, send) {
+  const kept = amountValue(ctx, kind, entry);
+  const id = `azi-${kind}-amount`;
+  const input = h("input", {
+    id, type: "number", inputmode: "numeric", min: entry.min, max: entry.max, step: 1, value: kept.text,
+    dataset: { focus: id }, "aria-describedby": `${id}-range`,
+    oninput: (event) => { kept.text = event.target.value; },
+  });
+  const submit = () => {
+    const amount = Number(input.value);
+    send(Number.isInteger(amount) ? amount : input.value);
+  };
+  input.addEventListener("keydown", (event) => {
+    if (event.key === "Enter") submit();
+  });
+  return h("div", { class: "amount-control" },
+    h("label", { for: id }, label),
+    input,
+    h("small", { id: `${id}-range`, class: "muted" }, `${entry.min} to ${entry.max}`),
+    h("button", { type: "button", class: "small-button", dataset: { focus: `${id}-min` },
+      onclick: () => { kept.text = String(entry.min); input.value = kept.text; } }, "Min"),
+    h("button", { type: "button", class: "small-button", dataset: { focus: `${id}-max` },
+      onclick: () => { kept.text = String(entry.max); input.value = kept.text; } }, "Max"),
+    h("button", { type: "button", class: "primary", id: `azi-${kind}`, dataset: { focus: `azi-${kind}` }, onclick: submit },
+      kind === "bet" ? "Bet" : "Raise"));
+}
+
+function actionsBox(ctx) {
+  const view = ctx.view;
+  const controls = [];
+  for (const entry of legalOf(ctx, "bet")) {
+    controls.push(amountControl(ctx, "bet", entry, "Opening bet",
+      (amount) => ctx.act({ kind: "bet", amount }, `bet of ${amount}`)));
+  }
+  for (const entry of legalOf(ctx, "call")) {
+    const text = entry.all_in ? `All in (${entry.amount})` : `Call ${entry.amount}`;
+    controls.push(h("button", { type: "button", id: "azi-call", dataset: { focus: "azi-call" },
+      onclick: () => ctx.act({ kind: "call" }, "call") }, text));
+  }
+  for (const entry of legalOf(ctx, "raise")) {
+    controls.push(amountControl(ctx, "raise", entry, "Raise to",
+      (to) => ctx.act({ kind: "raise", to }, `raise to ${to}`)));
+  }
+  if (legalOf(ctx, "fold").length) {
+    controls.push(h("button", { type: "button", id: "azi-fold", dataset: { focus: "azi-fold" },
+      onclick: () => ctx.act({ kind: "fold" }, "fold") }, "Fold"));
+  }
+  if (legalOf(ctx, "buy_in").length) {
+    controls.push(h("button", { type: "button", class: "primary", id: "azi-buy-in", dataset: { focus: "azi-buy-in" },
+      onclick: () => ctx.act({ kind: "buy_in" }, "buy-in") }, `Buy in for ${view.buy_in ? view.buy_in.price : "?"}`));
+  }
+  if (legalOf(ctx, "decline").length) {
+    controls.push(h("button", { type: "button", id: "azi-decline", dataset: { focus: "azi-decline" },
+      onclick: () => ctx.act({ kind: "decline" }, "decline") }, "Decline"));
+  }
+  if (legalOf(ctx, "leave").length) {
+    controls.push(h("button", { type: "button", id: "azi-leave", dataset: { focus: "azi-leave" },
+      onclick: () => ctx.act({ kind: "leave" }, "leave") }, "Leave the table"));
+  }
+  let prompt = null;
+  if (legalOf(ctx, "play").length) prompt = "Your turn: play one of the highlighted cards.";
+  else if (legalOf(ctx, "discard").length) prompt = "Lay one card away face down before the betting.";
+  else if (legalOf(ctx, "bet").length) prompt = "You open the betting: choose your bet (you may not fold or check).";
+  else if (legalOf(ctx, "call").length) prompt = `The high bet is ${view.high}. Call, raise or fold.`;
+  else if (legalOf(ctx, "buy_in").length) prompt = "Azi! Buy in to play the re-deal, or decline.";
+  else if (view.to_act.length && !["game_over", "match_over", "needs_deal"].includes(view.phase)) {
+    prompt = `Waiting for ${view.to_act.map((seat) => ctx.name(seat)).join(", ")}.`;
+  }
+  return h("div", { class: "actions-box", role: "group", "aria-label": "Your actions" },
+    prompt ? h("p", { class: "prompt", id: "azi-prompt" }, prompt) : null,
+    controls.length ? h("div", { class: "row actions" }, controls) : null);
+}
+
+function handBox(ctx) {
+  const view = ctx.view;
+  if (ctx.mySeat === null) return null;
+  const playable = new Set(legalOf(ctx, "play").map((entry) => entry.card));
+  const discardable = new Set(legalOf(ctx, "discard").map((entry) => entry.card));
+  const ui = ctx.ui;
+  if (!discardable.has(ui.discard)) ui.discard = null;
+  const row = h("div", { class: "card-row hand-row" }, view.hand.map((card) => {
+    if (discardable.size) {
+      return cardButton(card, { pressed: ui.discard === card, focusKey: `azi-card-${card}`,
+        hint: ui.discard === card ? "chosen to discard" : "may be discarded",
+        onPress: () => { ui.discard = ui.discard === card ? null : card; ctx.rerender(); } });
+    }
+    if (view.phase === "play" && ctx.legal.length) {
+      const legal = playable.has(card);
+      return cardButton(card, { disabled: !legal, focusKey: `azi-card-${card}`, extraClass: legal ? "playable" : "",
+        hint: legal ? "playable" : "not playable now",
+        onPress: () => ctx.act({ kind: "play", card }, `play of ${cardShort(card)}`) });
+    }
+    return cardButton(card, { disabled: true, focusKey: `azi-card-${card}`, hint: "in your hand" });
+  }));
+  enableArrowKeys(row);
+  const parts = [h("h2", { id: "azi-hand-title" }, "Your hand"), row];
+  if (discardable.size) {
+    parts.push(h("div", { class: "row actions" }, h("button", {
+      type: "button", class: "primary", id: "azi-discard", disabled: !ui.discard, dataset: { focus: "azi-discard" },
+      onclick: () => ctx.act({ kind: "discard", card: ui.discard }, `discard of ${cardShort(ui.discard)}`),
+    }, ui.discard ? `Discard ${cardShort(ui.discard)}` : "Choose a card to discard")));
+  }
+  if (view.my_discard) parts.push(h("p", { class: "muted" }, "Laid away: ", cardImage(view.my_discard, { small: true })));
+  if (view.hand.length === 0) parts.push(h("p", { class: "muted" }, "No cards in your hand now."));
+  return h("section", { class: "hand", "aria-labelledby": "azi-hand-title" }, parts);
+}
+
+function trickCards(ctx, plays, winner) {
+  return h("ol", { class: "trick" }, plays.map((play) => h("li", { class: play.seat === winner ? "winner" : "" },
+    cardImage(play.card, { small: true }), h("span", { class: "who" }, ctx.name(play.seat)))));
+}
+
+function tricksList(ctx, tricks, caption) {
+  if (!tricks.length) return null;
+  return h("div", { class: "tricks-list" }, h("h3", {}, caption),
+    h("ol", {}, tricks.map((trick) => h("li", { dataset: { trick: String(trick.number) } },
+      `Trick ${trick.number}: `, h("span", { class: "card-row" }, trick.cards.map((play) => cardImage(play.card, { small: true }))),
+      ` won by ${ctx.name(trick.winner)}`))));
+}
+
+function lastGameText(ctx, game) {
+  const nets = game.net.map((net, seat) => `${ctx.name(seat)} ${signed(net)}`).join(", ");
+  return `Game ${game.number}: ${ctx.name(game.winner)} won the pot of ${game.pot} ${REASONS[game.reason] || game.reason}`
+    + `${game.deals > 1 ? ` after ${game.deals} deals` : ""}. Chips: ${nets}.`;
+}
+
+function chipsTable(ctx) {
+  const view = ctx.view;
+  const seats = view.stacks.map((_, seat) => seat);
+  const deals = ctx.dealResults();
+  return scrollBox(h("table", { class: "scores", id: "azi-chips" },
+    h("caption", {}, "Chips won or lost"),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Deal"), seats.map((seat) => h("th", { scope: "col" }, ctx.name(seat))),
+      h("th", { scope: "col" }, "Result"))),
+    h("tbody", {},
+      deals.map((deal) => h("tr", {}, h("th", { scope: "row" }, String(deal.number)),
+        deal.points.map((points) => h("td", {}, signed(points))),
+        h("td", {}, deal.detail && deal.detail.reason === "azi" ? "Azi: pot carried over"
+          : deal.detail ? `${ctx.name(deal.detail.winner)} ${REASONS[deal.detail.reason] || ""}` : ""))),
+      h("tr", { class: "total" }, h("th", { scope: "row" }, "Session"), view.scores.map((score) => h("td", {}, signed(score))), h("td")),
+      h("tr", {}, h("th", { scope: "row" }, "Stack"), view.stacks.map((stack) => h("td", {}, String(stack))), h("td")))),
+  "Chips won or lost");
+}
+
+function rememberDeal(ctx) {
+  const view = ctx.view;
+  if (view.tricks.length) ctx.ui.lastTricks = { deal: view.deal_number, tricks: view.tricks };
+}
+
+function panel(ctx) {
+  const view = ctx.view;
+  rememberDeal(ctx);
+  const parts = [actionsBox(ctx), handBox(ctx)];
+  if (view.buy_in && view.phase === "azi_buy_in") {
+    const offer = view.buy_in;
+    parts.push(h("p", { class: "azi-offer", id: "azi-offer" },
+      `Azi! ${offer.free.map((seat) => ctx.name(seat)).join(", ")} play the re-deal for free; `,
+      `the others may buy in for ${offer.price} chips`,
+      offer.waiting.length ? ` (now asking ${ctx.name(offer.waiting[0])}).` : "."));
+  }
+  if (view.tricks.length) parts.push(tricksList(ctx, view.tricks, `Tricks of deal ${view.deal_number}`));
+  else if (ctx.ui.lastTricks) {
+    parts.push(tricksList(ctx, ctx.ui.lastTricks.tricks, `Tricks of the last deal (${ctx.ui.lastTricks.deal})`));
+  }
+  if (view.last_game) parts.push(h("p", { class: "deal-result", id: "azi-last-game" }, lastGameText(ctx, view.last_game)));
+  if (view.match_end) parts.push(h("p", { class: "deal-result" }, `The session is over: ${END_REASONS[view.match_end] || view.match_end}.`));
+  parts.push(chipsTable(ctx));
+  return h("div", { class: "game-panel azi" }, parts);
+}
+
+function trumpBox(ctx) {
+  const view = ctx.view;
+  if (!view.exposed_card) return null;
+  const suit = view.trump;
+  return h("div", { class: "trump-box", id: "azi-trump" },
+    cardImage(view.exposed_card, { small: true }),
+    h("div", {},
+      h("div", {}, h("strong", {}, `Trump: ${SUIT_NAMES[suit]} ${SUIT_SYMBOLS[suit]}`)),
+      h("div", { class: "muted" }, `turned up by ${ctx.name(view.exposed_seat)}`),
+      view.six_on_scene
+        ? h("div", { class: "six", id: "azi-six" }, `Six on the scene: the 6 of ${SUIT_NAMES[suit]} is the highest card`)
+        : null));
+}
+
+function phaseLine(ctx) {
+  const view = ctx.view;
+  const deal = `Game ${view.game_number}${view.redeal ? ", Azi re-deal" : ""}`;
+  switch (view.phase) {
+    case "discard": return `${deal}: everyone discards one card`;
+    case "betting": return `${deal}: betting, ${ctx.name(view.to_act[0])} to act`;
+    case "play": return `${deal}: trick ${view.tricks.length + 1}, ${ctx.name(view.to_act[0])} to play`;
+    case "azi_buy_in": return `${deal}: Azi! The pot is carried over`;
+    case "game_over": return view.last_game ? `${ctx.name(view.last_game.winner)} wins the pot of ${view.last_game.pot}` : "Game over";
+    case "needs_deal": return view.redeal ? "The Azi re-deal comes next" : "The next game is being dealt";
+    case "match_over": return "The session is over";
+    default: return view.phase;
+  }
+}
+
+function centre(ctx) {
+  const view = ctx.view;
+  const pot = h("p", { class: "pot", id: "azi-pot" }, `Pot ${view.pot}`,
+    view.dead_money ? h("span", { class: "muted" }, ` (${view.dead_money} carried)`) : null,
+    view.high ? h("span", {}, ` \u00b7 high bet ${view.high}${view.high_bidder !== null ? ` by ${ctx.name(view.high_bidder)}` : ""}`) : null);
+  let trick = null;
+  if (view.trick.length) trick = trickCards(ctx, view.trick, null);
+  else if (view.last_trick.length) {
+    trick = h("div", {}, trickCards(ctx, view.last_trick, view.last_trick_winner),
+      h("p", { class: "muted", id: "azi-trick-winner" }, `Trick won by ${ctx.name(view.last_trick_winner)}`));
+  }
+  return h("div", { class: "centre-info" }, h("p", { class: "phase-line" }, phaseLine(ctx)), trumpBox(ctx), pot, trick);
+}
+
+function seatExtras(ctx, seat) {
+  const view = ctx.view;
+  const parts = [h("span", { class: "stack" }, `${view.stacks[seat]} chips`)];
+  if (view.button === seat) parts.push(h("span", { class: "badge dealer" }, "button"));
+  if (view.bets[seat]) parts.push(h("span", { class: "bet" }, `bet ${view.bets[seat]}`));
+  if (view.folded.includes(seat)) parts.push(h("span", { class: "badge out" }, "folded"));
+  if (view.all_in.includes(seat)) parts.push(h("span", { class: "badge" }, "all in"));
+  if (view.sitting_out.includes(seat)) parts.push(h("span", { class: "badge out" }, "sitting out"));
+  if (view.left.includes(seat)) parts.push(h("span", { class: "badge out" }, "left"));
+  if (view.phase === "discard" && view.discarded.includes(seat)) parts.push(h("span", { class: "badge ok" }, "discarded"));
+  if (view.tricks_won[seat]) parts.push(h("span", { class: "badge" }, `${view.tricks_won[seat]} trick${view.tricks_won[seat] > 1 ? "s" : ""}`));
+  if (seat !== ctx.mySeat && view.cards_held[seat]) parts.push(cardBacks(view.cards_held[seat]));
+  if (view.exposed_seat === seat && view.exposed_card) parts.push(h("span", { class: "muted" }, `turned up ${cardShort(view.exposed_card)}`));
+  if (view.phase === "game_over" && view.last_game) parts.push(h("span", { class: "net" }, signed(view.last_game.net[seat])));
+  return parts;
+}
+
+function ownerControls(ctx) {
+  if (ctx.room.status === "finished") return null;
+  return h("section", { class: "card-panel owner-controls", "aria-label": "Owner" },
+    h("div", { class: "row" },
+      h("button", { type: "button", id: "azi-close", dataset: { focus: "azi-close" }, onclick: () => ctx.send({ type: "close" }) },
+        "Close the table"),
+      h("small", { class: "muted" }, "Closing is possible between games; the server says when it is not.")));
+}
+
+function onState(ctx, before, after) {
+  const was = before && before.view.tricks ? before.view.tricks.length : 0;
+  const tricks = after.view.tricks || [];
+  if (tricks.length > was) {
+    announce(`Trick ${tricks.length} won by ${ctx.name(tricks[tricks.length - 1].winner)}.`);
+  }
+  const game = after.view.last_game;
+  if (game && (!before || !before.view.last_game || before.view.last_game.number !== game.number)) {
+    announce(lastGameText(ctx, game));
+  }
+}
+
+export default { direction: "cw", panel, centre, seatExtras, ownerControls, onState };

@@ -1,0 +1,112 @@
+// A tiny helper for building elements, and the page's shared message areas.
+
+/**
+ * h("button", {class: "x", onclick: fn, "aria-label": "..."}, "text", child, ...)
+ * Attributes starting with "on" become listeners; null/false attributes are left out.
+ */
+export function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") {
+      node.addEventListener(key.slice(2), value);
+    } else if (key === "class") {
+      node.className = value;
+    } else if (key === "dataset") {
+      Object.assign(node.dataset, value);
+    } else if (key === "value") {
+      node.value = value;
+    } else if (value === true) {
+      node.setAttribute(key, "");
+    } else {
+      node.setAttribute(key, String(value));
+    }
+  }
+  append(node, children);
+  return node;
+}
+
+function append(node, children) {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) append(node, child);
+    else node.appendChild(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** A wide table in a box that scrolls sideways on a narrow screen (focusable, so keys scroll it). */
+export function scrollBox(table, label) {
+  return h("div", { class: "scroll-x", role: "region", tabindex: "0", "aria-label": label }, table);
+}
+
+export function clear(node) {
+  while (node.firstChild) node.removeChild(node.firstChild);
+  return node;
+}
+
+/** Say ``text`` to screen readers through the polite live region. */
+export function announce(text) {
+  const region = document.getElementById("announce");
+  if (!region) return;
+  region.textContent = "";
+  window.setTimeout(() => { region.textContent = text; }, 30);
+}
+
+/**
+ * Show a message in the visible, dismissible message area (errors use kind "error" and are
+ * announced at once through its assertive live region).
+ */
+export function showMessage(text, { kind = "error", code = null } = {}) {
+  const area = document.getElementById("messages");
+  if (!area) return;
+  const item = h("div", { class: `message ${kind}`, role: kind === "error" ? "alert" : "status",
+    dataset: { code: code || "" } },
+  h("span", { class: "message-text" }, code ? h("strong", {}, `${code}: `) : null, text),
+  h("button", { type: "button", class: "dismiss", "aria-label": "Dismiss message",
+    onclick: () => item.remove() }, "\u00d7"));
+  area.appendChild(item);
+  while (area.children.length > 4) area.removeChild(area.firstChild);
+}
+
+export function clearMessages() {
+  const area = document.getElementById("messages");
+  if (area) clear(area);
+}
+
+/**
+ * While a card is being dragged the page is not redrawn (a redraw would drop the card being
+ * dragged); ``holdRendering(false)`` lets the table draw what came in meanwhile.
+ */
+let holdTimer = null;
+
+export function holdRendering(on) {
+  window.clearTimeout(holdTimer);
+  document.body.classList.toggle("dragging", on);
+  if (on) holdTimer = window.setTimeout(() => holdRendering(false), 15000);
+  else window.dispatchEvent(new Event("cardroom:release"));
+}
+
+export function renderingHeld() {
+  return document.body.classList.contains("dragging");
+}
+
+/** Re-render helper: keeps the keyboard focus on the element with the same data-focus key. */
+export function keepFocus(render) {
+  const active = document.activeElement;
+  const key = active && active.dataset ? active.dataset.focus : null;
+  render();
+  if (key) {
+    const again = document.querySelector(`[data-focus="${CSS.escape(key)}"]`);
+    if (again && again !== document.activeElement) again.focus({ preventScroll: true });
+  }
+}
+
+export function seatWord(n) {
+  return `Seat ${n + 1}`;
+}
+
+export function formatDate(stamp) {
+  if (!stamp) return "";
+  const date = new Date(stamp);
+  return Number.isNaN(date.getTime()) ? stamp : date.toLocaleString();
+}

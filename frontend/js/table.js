@@ -1,0 +1,439 @@
+// The table page of one room: seats around the felt, the owner's controls, the connection, the
+// messages, and the game's own view (hazari.js, azi.js, hasenpfeffer.js) rendered from the latest
+// ``state`` message. The client never judges a move: ``legal`` says what may be sent.
+
+import { GAME_TITLES, forgetPlayer, getMatch, optionsSummary, savedPlayer } from "./api.js";
+import azi from "./azi.js";
+import { announce, clear, h, keepFocus, renderingHeld, showMessage } from "./dom.js";
+import hasenpfeffer from "./hasenpfeffer.js";
+import hazari from "./hazari.js";
+import { seedMessages } from "./fairness.js";
+import { nameForm, playerChanged, takeAutoSit } from "./lobby.js";
+import { RoomSocket } from "./socket.js";
+
+const GAMES = { hazari, azi, hasenpfeffer };
+const STATUS_TEXT = {
+  connecting: "Connecting\u2026", open: "Connected", reconnecting: "Reconnecting\u2026", closed: "Disconnected",
+};
+
+/** Where each seat sits on the felt (percent of its box), the player's own seat at the bottom. */
+function seatPositions(count, bottom, direction) {
+  const step = (2 * Math.PI) / count;
+  const sign = direction === "ccw" ? -1 : 1;
+  const positions = [];
+  for (let seat = 0; seat < count; seat += 1) {
+    const offset = (seat - bottom + count) % count;
+    const angle = Math.PI / 2 + sign * offset * step;
+    positions.push({ seat, x: 50 + 41 * Math.cos(angle), y: 50 + 39 * Math.sin(angle) });
+  }
+  return positions;
+}
+
+/** "12 s" until ``deadline`` (seconds since the epoch, as the server sends it). */
+function secondsLeft(deadline) {
+  return `${Math.max(0, Math.ceil(deadline - Date.now() / 1000))} s`;
+}
+
+class TableController {
+  constructor(main, roomId, player) {
+    this.main = main;
+    this.roomId = roomId;
+    this.player = player;
+    this.last = null;
+    this.version = -1;
+    this.freshConnection = true;
+    this.ui = {};
+    this.pending = new Map();
+    this.seedsSent = new Set();
+    this.turns = 0;
+    this.myTurn = false;
+    this.counter = 0;
+    this.status = "connecting";
+    this.matchDetail = null;
+    this.matchFetch = null;
+    this.matchKey = null;
+    this.autoSit = player ? takeAutoSit(roomId) : false;
+    this.socket = new RoomSocket(roomId, player ? player.token : null, {
+      onMessage: (message) => this.onMessage(message),
+      onStatus: (status) => this.onStatus(status),
+    });
+    this.render();
+    this.socket.connect();
+    this.onRelease = () => { if (this.renderPending) keepFocus(() => this.render()); };
+    window.addEventListener("cardroom:release", this.onRelease);
+    this.ticker = window.setInterval(() => {
+      for (const node of document.querySelectorAll("[data-deadline]")) {
+        node.textContent = secondsLeft(Number(node.dataset.deadline));
+      }
+    }, 500);
+  }
+
+  // --- incoming -------------------------------------------------------------------------------
+
+  onStatus(status) {
+    this.status = status;
+    if (status === "open") this.freshConnection = true;
+    const node = document.getElementById("conn-status");
+    if (node) {
+      node.textContent = STATUS_TEXT[status];
+      node.dataset.status = status;
+    }
+    if (status === "closed" && !this.last) this.render();
+  }
+
+  onMessage(message) {
+    if (message.type === "state") {
+      if (message.version < this.version && !this.freshConnection) return;
+      this.freshConnection = false;
+      const before = this.last;
+      this.version = message.version;
+      this.last = message;
+      this.afterState(before, message);
+      keepFocus(() => this.render());
+    } else if (message.type === "error") {
+      if (message.code === "auth/bad_token") {
+        forgetPlayer();
+        playerChanged();
+        showMessage("This browser's player is unknown to the server. Reload the page to choose a name again.",
+          { code: message.code });
+        return;
+      }
+      if (message.code.startsWith("fairness/") && !message.ref) {
+        // This browser's seed came after the deal was dealt (it was not waited for): nothing to do.
+        return;
+      }
+      const label = message.ref ? this.pending.get(message.ref) : null;
+      showMessage(label ? `Your ${label} was refused: ${message.message}` : message.message, { code: message.code });
+    } else if (message.type === "hint") {
+      if (message.version !== this.version) return;
+      const game = this.game();
+      if (game && game.onHint) game.onHint(this.gameContext(), message.action);
+    }
+  }
+
+  afterState(before, message) {
+    const seat = this.mySeat();
+    const nowToAct = seat !== null && message.view.to_act.includes(seat) && message.legal.length > 0;
+    const wasToAct = before && seat !== null && before.view.to_act.includes(seat) && before.legal.length > 0;
+    // A new decision: this seat's turn begins, or what it may do changed (its previous action was
+    // applied and another decision follows at once, e.g. the opening bet after the discard).
+    const legalKey = JSON.stringify(message.legal);
+    if (nowToAct && (!wasToAct || legalKey !== this.legalKey)) {
+      this.turns += 1;
+      if (!wasToAct) announce("Your turn.");
+    }
+    this.legalKey = legalKey;
+    this.myTurn = nowToAct;
+    for (const seed of seedMessages(message.fairness, seat, this.seedsSent)) this.send(seed);
+    const game = this.game();
+    if (game && game.onState) game.onState(this.gameContext(), before, message);
+    if (this.autoSit && seat === null && message.view.phase === "waiting") {
+      this.autoSit = false;
+      const free = message.room.seats.find((entry) => !entry.name && !entry.bot);
+      if (free) this.send({ type: "sit", seat: free.seat });
+    }
+    this.refreshMatch(message);
+  }
+
+  /** The history API's record of this match (per-deal points), fetched again when scores move. */
+  refreshMatch(message) {
+    const matchId = message.room.match_id;
+    if (!matchId) return;
+    const key = `${matchId}:${JSON.stringify(message.view.scores)}:${message.room.status}`;
+    if (key === this.matchKey) return;
+    this.matchKey = key;
+    window.clearTimeout(this.matchFetch);
+    this.matchFetch = window.setTimeout(async () => {
+      try {
+        this.matchDetail = await getMatch(matchId);
+        keepFocus(() => this.render());
+        if (message.room.game === "azi") playerChanged();
+      } catch (error) {
+        this.matchDetail = null;
+      }
+    }, 150);
+  }
+
+  // --- outgoing -------------------------------------------------------------------------------
+
+  send(message) {
+    if (!this.socket.send(message)) {
+      showMessage("Not connected: nothing was sent. Try again once the connection is back.", { code: "client/offline" });
+      return false;
+    }
+    return true;
+  }
+
+  act(action, label) {
+    this.counter += 1;
+    const id = `a${Date.now().toString(36)}-${this.counter}`;
+    this.pending.set(id, label || action.kind);
+    if (this.pending.size > 30) this.pending.delete(this.pending.keys().next().value);
+    this.send({ type: "act", id, action });
+  }
+
+  // --- what the page knows ------------------------------------------------------------------------
+
+  game() {
+    return this.last ? GAMES[this.last.room.game] : null;
+  }
+
+  mySeat() {
+    if (!this.last || !this.player) return null;
+    const entry = this.last.room.seats.find((seat) => seat.player_id === this.player.id);
+    return entry ? entry.seat : null;
+  }
+
+  isOwner() {
+    return Boolean(this.last && this.player && this.last.room.owner === this.player.id);
+  }
+
+  name(seat) {
+    if (seat === null || seat === undefined) return "nobody";
+    if (seat === this.mySeat()) return "You";
+    const entry = this.last && this.last.room.seats[seat];
+    return entry && entry.name ? entry.name : `Seat ${seat + 1}`;
+  }
+
+  /** Scored deals of this match from the history API: ``[{number, points, detail}]``. */
+  dealResults() {
+    if (!this.matchDetail || !this.last || this.matchDetail.id !== this.last.room.match_id) return [];
+    return this.matchDetail.deals.filter((deal) => deal.points !== null);
+  }
+
+  gameContext() {
+    const message = this.last;
+    if (!this.ui[message.room.game]) this.ui[message.room.game] = {};
+    return {
+      roomId: this.roomId,
+      view: message.view,
+      legal: message.legal,
+      room: message.room,
+      version: message.version,
+      mySeat: this.mySeat(),
+      isOwner: this.isOwner(),
+      ui: this.ui[message.room.game],
+      name: (seat) => this.name(seat),
+      act: (action, label) => this.act(action, label),
+      send: (raw) => this.send(raw),
+      rerender: () => keepFocus(() => this.render()),
+      dealResults: () => this.dealResults(),
+    };
+  }
+
+  // --- drawing ----------------------------------------------------------------------------------
+
+  render() {
+    if (renderingHeld()) {
+      this.renderPending = true;
+      return;
+    }
+    this.renderPending = false;
+    clear(this.main);
+    if (!this.last) {
+      this.main.appendChild(h("section", { class: "table-page loading" },
+        h("h1", {}, "Table"),
+        h("p", {}, this.status === "closed" ? "This room could not be opened (see the message above)."
+          : "Connecting to the room\u2026"),
+        h("p", {}, h("a", { href: "#/" }, "Back to the lobby"))));
+      return;
+    }
+    const message = this.last;
+    const game = this.game();
+    const ctx = this.gameContext();
+    const waiting = message.view.phase === "waiting";
+    const root = h("section", {
+      class: `table-page game-${message.room.game}`,
+      dataset: { game: message.room.game, phase: message.view.phase, version: String(message.version),
+        myTurn: this.myTurn ? "1" : "0", turns: String(this.turns),
+        status: message.room.status, seat: ctx.mySeat === null ? "" : String(ctx.mySeat) },
+    });
+    root.appendChild(this.header(message));
+    if (message.room.status === "finished") root.appendChild(this.finishedBanner(message, ctx));
+    root.appendChild(this.felt(message, game, ctx, waiting));
+    if (waiting) root.appendChild(this.waitingControls(message, ctx));
+    else if (message.room.status !== "finished" || message.view.phase !== "waiting") root.appendChild(game.panel(ctx));
+    if (!waiting && this.isOwner() && game.ownerControls) {
+      const controls = game.ownerControls(ctx);
+      if (controls) root.appendChild(controls);
+    }
+    this.main.appendChild(root);
+  }
+
+  header(message) {
+    const title = GAME_TITLES[message.room.game] || message.room.game;
+    const link = `${window.location.origin}${window.location.pathname}#/room/${encodeURIComponent(this.roomId)}`;
+    const copy = h("button", { type: "button", class: "small-button", dataset: { focus: "copy-link" }, onclick: async () => {
+      try {
+        await navigator.clipboard.writeText(link);
+        showMessage("Link copied.", { kind: "info" });
+      } catch (error) {
+        showMessage(`Copy this link: ${link}`, { kind: "info" });
+      }
+    } }, "Copy link");
+    return h("header", { class: "table-head" },
+      h("div", {},
+        h("h1", {}, `${title} table`),
+        h("p", { class: "muted" }, `${message.room.private ? "Private" : "Public"} room \u00b7 ${optionsSummary(message.room.options)}`),
+        this.fairnessLine(message)),
+      h("div", { class: "table-meta" },
+        h("span", { class: "conn", id: "conn-status", role: "status", dataset: { status: this.status } }, STATUS_TEXT[this.status]),
+        h("label", { class: "share" }, h("span", {}, "Invite link"),
+          h("input", { type: "text", readonly: true, value: link, id: "share-link", onfocus: (e) => e.target.select() })),
+        copy));
+  }
+
+  /** The server's commitment for the latest deal and whether this browser gave its seed. */
+  fairnessLine(message) {
+    const deals = message.fairness && message.fairness.deals ? message.fairness.deals : [];
+    const deal = deals[deals.length - 1];
+    if (!deal) return null;
+    const seat = this.mySeat();
+    const mine = seat !== null && deal.client_seeds && deal.client_seeds[String(seat)];
+    return h("p", { class: "muted fairness", id: "fairness-line" },
+      `Fair deal ${deal.deal}: the server committed to ${deal.commitment.slice(0, 12)}\u2026`,
+      mine ? "; your browser's seed is in" : "",
+      deal.server_seed ? "; its seed is now revealed (check it in the history)" : "");
+  }
+
+  finishedBanner(message, ctx) {
+    const view = message.view;
+    let text = "This room is closed.";
+    if (message.room.match_id) {
+      const result = this.matchDetail && this.matchDetail.id === message.room.match_id ? this.matchDetail.result : null;
+      const winnerSeats = view.winners || (result ? result.winners : []);
+      const winners = winnerSeats.map((seat) => (message.room.game === "hasenpfeffer"
+        ? `Team ${seat === 0 ? "A" : "B"}` : ctx.name(seat)));
+      text = winners.length ? `Match over. Winner${winners.length > 1 ? "s" : ""}: ${winners.join(", ")}.` : "Match over.";
+    }
+    return h("div", { class: "finished-banner", role: "status", id: "match-over" },
+      h("strong", {}, text), " ",
+      message.room.match_id ? h("a", { href: `#/match/${encodeURIComponent(message.room.match_id)}` }, "See this match in the history") : null,
+      " \u00b7 ", h("a", { href: "#/" }, "Back to the lobby"));
+  }
+
+  seatBox(message, game, ctx, entry, waiting) {
+    const seat = entry.seat;
+    const mine = seat === ctx.mySeat;
+    const toAct = message.view.to_act.includes(seat);
+    const empty = !entry.name && !entry.bot;
+    const classes = ["seat", mine ? "mine" : "", toAct ? "to-act" : "", empty ? "empty" : "",
+      entry.bot ? "bot" : "", !entry.bot && entry.name && !entry.connected ? "offline" : ""].filter(Boolean);
+    const badges = [];
+    if (entry.bot) badges.push(h("span", { class: "badge bot-badge" }, `Bot${entry.bot_level ? ` \u00b7 ${entry.bot_level}` : ""}`));
+    if (!entry.bot && entry.name) {
+      badges.push(h("span", { class: `badge conn-badge ${entry.connected ? "online" : "offline"}` },
+        entry.connected ? "online" : "offline"));
+    }
+    if (entry.player_id && entry.player_id === message.room.owner) badges.push(h("span", { class: "badge" }, "owner"));
+    if (toAct) badges.push(h("span", { class: "badge turn" }, mine ? "your turn" : "to play"));
+    if (entry.autopilot) badges.push(h("span", { class: "badge autopilot" }, "autopilot"));
+    const deadline = message.view.deadlines ? message.view.deadlines[String(seat)] : null;
+    if (toAct && deadline) {
+      badges.push(h("span", { class: "badge timer", dataset: { deadline: String(deadline) },
+        "aria-label": "time left" }, secondsLeft(deadline)));
+    }
+    const body = [];
+    if (waiting && empty) {
+      if (this.player && ctx.mySeat === null) {
+        body.push(h("button", { type: "button", class: "small-button", dataset: { focus: `sit-${seat}` },
+          onclick: () => this.send({ type: "sit", seat }) }, "Sit here"));
+      } else if (this.player && ctx.mySeat !== null) {
+        body.push(h("button", { type: "button", class: "small-button", dataset: { focus: `sit-${seat}` },
+          onclick: () => this.send({ type: "sit", seat }) }, "Move here"));
+      }
+      if (ctx.isOwner) {
+        body.push(h("button", { type: "button", class: "small-button", dataset: { focus: `bot-${seat}` },
+          "aria-label": `Add a bot in seat ${seat + 1}`,
+          onclick: () => this.send({ type: "add_bot", seat, level: this.botLevel() }) }, "Add bot"));
+      }
+    }
+    if (!waiting && game.seatExtras) body.push(...game.seatExtras(ctx, seat));
+    const label = `Seat ${seat + 1}: ${empty ? "empty" : this.name(seat)}${entry.bot ? ", bot" : ""}${toAct ? ", to play" : ""}`;
+    return h("div", { class: classes.join(" "), role: "group", "aria-label": label, dataset: { seat: String(seat) } },
+      h("div", { class: "seat-name" }, h("span", { class: "seat-no" }, `${seat + 1}`),
+        empty ? h("span", { class: "muted" }, "empty") : h("strong", {}, mine ? `${entry.name} (you)` : entry.name)),
+      badges.length ? h("div", { class: "badges" }, badges) : null,
+      body.length ? h("div", { class: "seat-body" }, body) : null);
+  }
+
+  felt(message, game, ctx, waiting) {
+    const seats = message.room.seats;
+    const bottom = ctx.mySeat === null ? 0 : ctx.mySeat;
+    const positions = seatPositions(seats.length, bottom, game.direction);
+    const felt = h("div", { class: `felt seats-${seats.length}`, role: "region", "aria-label": "The table" });
+    const centre = h("div", { class: "felt-centre" });
+    if (waiting) {
+      const seated = seats.filter((entry) => entry.name || entry.bot).length;
+      centre.appendChild(h("p", { class: "phase-line" }, `Waiting to start: ${seated} of ${seats.length} seats taken`));
+    } else {
+      centre.appendChild(game.centre(ctx));
+    }
+    felt.appendChild(centre);
+    for (const position of positions) {
+      const box = this.seatBox(message, game, ctx, seats[position.seat], waiting);
+      box.style.setProperty("--x", `${position.x}%`);
+      box.style.setProperty("--y", `${position.y}%`);
+      box.style.order = String(position.seat === ctx.mySeat ? 100 : (position.seat - bottom + seats.length) % seats.length);
+      felt.appendChild(box);
+    }
+    return felt;
+  }
+
+  botLevel() {
+    return this.level || "strong";
+  }
+
+  waitingControls(message, ctx) {
+    const parts = [];
+    const seated = message.room.seats.filter((entry) => entry.name || entry.bot).length;
+    if (message.room.status === "finished") return h("div");
+    if (ctx.mySeat !== null) {
+      parts.push(h("button", { type: "button", dataset: { focus: "stand" }, onclick: () => this.send({ type: "stand" }) }, "Leave my seat"));
+    } else if (!this.player) {
+      parts.push(h("p", {}, "You are watching. ", h("a", { href: "#/" }, "Choose a name"), " to play."));
+    } else {
+      parts.push(h("p", {}, "Pick an empty seat to sit down."));
+    }
+    if (ctx.isOwner) {
+      const previous = this.botLevel();
+      parts.push(h("label", { for: "bot-level" }, "Bot level "),
+        h("select", { id: "bot-level", dataset: { focus: "bot-level" },
+          onchange: (event) => { this.level = event.target.value; } },
+          h("option", { value: "strong", selected: previous === "strong" }, "strong"),
+          h("option", { value: "random", selected: previous === "random" }, "random")));
+      parts.push(h("button", { type: "button", class: "primary", id: "start-button", dataset: { focus: "start" },
+        onclick: () => this.send({ type: "start" }) }, `Start (${seated} seated)`));
+      parts.push(h("button", { type: "button", dataset: { focus: "close" }, onclick: () => this.send({ type: "close" }) }, "Close the room"));
+    } else {
+      parts.push(h("p", { class: "muted" }, "The room's owner adds bots and starts the match."));
+    }
+    return h("section", { class: "card-panel waiting-controls", "aria-label": "Before the start" }, h("div", { class: "row" }, parts));
+  }
+
+  close() {
+    window.removeEventListener("cardroom:release", this.onRelease);
+    window.clearInterval(this.ticker);
+    window.clearTimeout(this.matchFetch);
+    this.socket.close();
+  }
+}
+
+export function showTable(main, roomId) {
+  const player = savedPlayer();
+  if (!player) {
+    let controller = null;
+    main.appendChild(h("p", { class: "lead" }, "You were invited to a table."));
+    main.appendChild(nameForm(() => {
+      playerChanged();
+      window.dispatchEvent(new HashChangeEvent("hashchange"));
+    }, { heading: "Choose a name to join" }));
+    main.appendChild(h("p", {}, h("button", { type: "button", onclick: () => {
+      clear(main);
+      controller = new TableController(main, roomId, null);
+    } }, "Just watch")));
+    return () => { if (controller) controller.close(); };
+  }
+  const controller = new TableController(main, roomId, player);
+  return () => controller.close();
+}

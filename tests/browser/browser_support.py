@@ -1,0 +1,166 @@
+"""What the browser tests do as a person would: name oneself, create a room, add bots, start; and
+the screenshots each test leaves under ``test-artifacts/screenshots/``."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from live import PROJECT, LiveServer
+from playwright.sync_api import Locator, Page, expect
+
+SHOTS = PROJECT / "test-artifacts" / "screenshots"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+NARROWEST = 360
+WAIT_MS = 20_000
+
+SERVER_SETTINGS = {"bot_delay": "0.05", "reveal_pause": "0.2", "seed_wait": "3"}
+
+expect.set_options(timeout=WAIT_MS)
+
+
+def start_server(folder: Path) -> LiveServer:
+    """``cardroom serve`` in test mode on a free port, with a fresh SQLite database in ``folder``."""
+    server = LiveServer(f"sqlite+aiosqlite:///{folder / 'cardroom.db'}", folder / "server.log",
+                        **SERVER_SETTINGS)
+    server.start()
+    return server
+
+
+def shoot(page: Page, name: str) -> list[Path]:
+    """A full-page screenshot at 1280x800 and one at 390x844; the viewport is set back after."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
+        page.set_viewport_size(size)
+        page.wait_for_timeout(150)
+        path = SHOTS / f"{name}-{label}.png"
+        page.screenshot(path=str(path), full_page=True)
+        paths.append(path)
+    page.set_viewport_size(DESKTOP)
+    assert_no_sideways_scroll(page, name)
+    return paths
+
+
+def assert_no_sideways_scroll(page: Page, name: str) -> None:
+    """On the narrowest phone (360 px) the page itself never scrolls sideways (wide tables scroll
+    inside their own box)."""
+    page.set_viewport_size({"width": NARROWEST, "height": 740})
+    page.wait_for_timeout(100)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    page.set_viewport_size(DESKTOP)
+    assert width <= NARROWEST, f"{name}: the page is {width} px wide on a {NARROWEST} px screen"
+
+
+def open_lobby(page: Page, server: LiveServer, name: str) -> dict[str, Any]:
+    """Opens the lobby, chooses a name; returns the guest saved in localStorage."""
+    page.goto(f"{server.base}/")
+    page.get_by_role("textbox", name="Name").fill(name)
+    page.get_by_role("button", name="Play").click()
+    expect(page.locator("#who")).to_contain_text(name)
+    return saved_player(page)
+
+
+def saved_player(page: Page) -> dict[str, Any]:
+    raw = page.evaluate("window.localStorage.getItem('cardroom.player')")
+    assert raw, "no player in localStorage"
+    player: dict[str, Any] = json.loads(raw)
+    return player
+
+
+def create_room_in_lobby(page: Page, game: str, options: dict[str, Any] | None = None,
+                         private: bool = False) -> str:
+    """Fills the lobby's form; returns the new room's id once the table shows it seated."""
+    page.get_by_label("Game").select_option(game)
+    for name, value in (options or {}).items():
+        field = page.locator(f"[data-option={name}]")
+        if field.evaluate("node => node.tagName") == "SELECT":
+            field.select_option(json.dumps(value))
+        else:
+            field.fill(str(value))
+    if private:
+        page.get_by_label("Private (not listed; share the link)").check()
+    page.get_by_role("button", name="Create room").click()
+    expect(page.locator(".seat.mine")).to_be_visible()
+    return page.url.split("#/room/")[1]
+
+
+def add_bots(page: Page, count: int, level: str = "strong") -> None:
+    if level != "strong":
+        page.get_by_label("Bot level").select_option(level)
+    for _ in range(count):
+        before = version(page)
+        page.locator(".seat.empty").first.get_by_role("button", name="Add a bot").click()
+        wait_version_after(page, before)
+
+
+def start(page: Page) -> None:
+    page.locator("#start-button").click()
+    expect(page.locator(".table-page")).not_to_have_attribute("data-phase", "waiting")
+
+
+def version(page: Page) -> int:
+    return int(page.locator(".table-page").get_attribute("data-version") or -1)
+
+
+def phase(page: Page) -> str:
+    return page.locator(".table-page").get_attribute("data-phase") or ""
+
+
+def wait_version_after(page: Page, before: int, timeout: float = WAIT_MS) -> None:
+    page.wait_for_function(
+        "v => { const t = document.querySelector('.table-page');"
+        " return t && Number(t.dataset.version) > v; }",
+        arg=before, timeout=timeout)
+
+
+def drag(page: Page, source: Locator, target: Locator) -> None:
+    """Drags ``source`` onto ``target`` with the mouse (HTML drag and drop), both in view."""
+    source.evaluate("node => node.scrollIntoView({block: 'center'})")
+    start_box, end_box = source.bounding_box(), target.bounding_box()
+    assert start_box and end_box, "drag: an element is not visible"
+    page.mouse.move(start_box["x"] + 8, start_box["y"] + 8)
+    page.mouse.down()
+    page.mouse.move(start_box["x"] + 24, start_box["y"] + 24, steps=4)
+    page.mouse.move(end_box["x"] + end_box["width"] / 2, end_box["y"] + end_box["height"] / 2, steps=8)
+    page.mouse.up()
+
+
+def my_decision_taken(page: Page, turns: str | None) -> None:
+    """Waits until the page no longer awaits this seat's decision, or a new one began (its turn
+    counter moved): the action just sent has been applied."""
+    page.wait_for_function(
+        "t => { const r = document.querySelector('.table-page');"
+        " return r.dataset.myTurn !== '1' || r.dataset.turns !== t; }", arg=turns, timeout=WAIT_MS)
+
+
+def turns(page: Page) -> str | None:
+    return page.locator(".table-page").get_attribute("data-turns")
+
+
+def hand(page: Page, scope: str = ".hand-row") -> list[str]:
+    return [card.get_attribute("data-card") or "" for card in page.locator(f"{scope} .card").all()]
+
+
+def until(predicate: Callable[[], bool], timeout: float = 20, step: float = 0.05) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out waiting")
+        time.sleep(step)
+
+
+def expect_error(page: Page, code: str) -> None:
+    """The server's refusal is shown in the message area with its code."""
+    expect(page.locator(f"#messages .message.error[data-code='{code}']").last).to_be_visible()
+
+
+def dismiss_messages(page: Page) -> None:
+    """Closes every message with its own button."""
+    while page.locator("#messages .dismiss").count():
+        page.locator("#messages .dismiss").first.click()
+    expect(page.locator("#messages .message")).to_have_count(0)
