@@ -94,6 +94,8 @@ class RoomSeat(BaseModel):
     player_id: str | None
     name: str | None
     bot: bool
+    bot_level: str | None = None
+    autopilot: bool = False
     connected: bool
 
 
