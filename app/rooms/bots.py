@@ -1,18 +1,21 @@
-"""Bots at the table: their decisions are computed off the event loop."""
+"""Bots at the table. Their decisions are computed in a separate process, so that a long search never
+holds the event loop (nor, through the GIL, slows it): see ``bench/bots_loop.py``."""
 
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import random
 import secrets
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from functools import cache
 
 from app.bots.base import Bot
 from app.bots.registry import make_bot
 from app.games.base import JSON
 
-_EXECUTOR = ThreadPoolExecutor(max_workers=2, thread_name_prefix="bot")
+BOT_PROCESSES = 1
+_executor: ProcessPoolExecutor | None = None
 
 
 @cache
@@ -20,15 +23,27 @@ def bot_for(game: str, level: str) -> Bot:
     return make_bot(game, level)
 
 
+def decide(game: str, level: str, view: JSON, legal: list[JSON], seed: int) -> JSON:
+    """One decision, in the bots' process: the bot sees the seat's view and legal actions only."""
+    return bot_for(game, level).choose(view, legal, random.Random(seed))
+
+
+def executor() -> ProcessPoolExecutor:
+    global _executor
+    if _executor is None:
+        _executor = ProcessPoolExecutor(max_workers=BOT_PROCESSES,
+                                        mp_context=multiprocessing.get_context("spawn"))
+    return _executor
+
+
 class BotSeats:
-    """The bots of one room: each decision sees only its seat's view and legal actions."""
+    """The bots of one room."""
 
     def __init__(self, game: str) -> None:
         self.game = game
         self.rng = random.Random(secrets.randbits(64))
 
     async def choose(self, level: str, view: JSON, legal: list[JSON]) -> JSON:
-        bot = bot_for(self.game, level)
         seed = self.rng.getrandbits(64)
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(_EXECUTOR, bot.choose, view, legal, random.Random(seed))
+        return await loop.run_in_executor(executor(), decide, self.game, level, view, legal, seed)

@@ -194,7 +194,8 @@ function aziRules(match, byDeal) {
       badge(state, button, "button");
       const exposed = count ? deal.deck[count - 1] : null;
       if (exposed) {
-        state.info.push({ label: "Trump", text: `${suitWord(exposed.slice(-1))}: the last card dealt, shown to all, went to ${seatName(match, order[order.length - 1])}`, cards: [exposed] });
+        const six = exposed.startsWith("A") ? `; an Ace: the 6 of ${suitWord(exposed.slice(-1))} is the highest card of the deal (AZ-6)` : "";
+        state.info.push({ label: "Trump", text: `${suitWord(exposed.slice(-1))}: the last card dealt, shown to all, went to ${seatName(match, order[order.length - 1])}${six}`, cards: [exposed] });
       }
       state.info.push({ label: "Not dealt", text: `${deal.deck.length - count} cards`, cards: [] });
       return `Deal ${deal.number}${redeal ? " (re-deal after an Azi)" : ""}: ${handSize} cards each to `
@@ -537,7 +538,7 @@ function verifyResult(match, deal) {
       return;
     }
     if (!fairness || (!fairness.server_seed && !fairness.commitment)) {
-      result.textContent = "No seeds were published for this deal, so there is nothing to check: it was dealt from a fixed test deck.";
+      result.textContent = "Dealt from a fixed test deck (test mode): there are no seeds to check.";
       return;
     }
     if (!fairness.server_seed) {
