@@ -103,6 +103,7 @@ async def run_until(room: Room, wanted: int, store: Store, leaks: list[str]) -> 
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1800)
 @pytest.mark.parametrize("game", ["hazari", "azi", "hasenpfeffer"])
 def test_a_thousand_deals_leak_no_card(game: str, tmp_path: Path, sqlite_template: Path) -> None:
     database = tmp_path / "leaks.db"
