@@ -77,6 +77,8 @@ MATCH_COLUMNS = (models.Match.id, models.Match.room_id, models.Match.game, model
                  models.Match.result, models.Match.rated)
 SEAT_COLUMNS = (models.MatchSeat.match_id, models.MatchSeat.seat, models.MatchSeat.player_id,
                 models.MatchSeat.name, models.MatchSeat.bot)
+ACTION_COLUMNS = (models.Action.seq, models.Action.deal, models.Action.seat, models.Action.action,
+                  models.Action.at)
 
 
 def _seat_json(seat: Any) -> dict[str, Any]:
@@ -189,7 +191,8 @@ async def stream_matches(sessions: async_sessionmaker[AsyncSession], wanted: His
             return
 
 
-def _public_action(action: models.Action, finished: bool) -> dict[str, Any]:
+def _public_action(action: Any, finished: bool) -> dict[str, Any]:
+    """``action`` is a row of ``ACTION_COLUMNS`` (a long match's log is read as plain rows)."""
     body = dict(action.action)
     secret = SECRET_ACTION_FIELDS.get(str(body.get("kind")))
     if secret is not None and not finished:
@@ -224,8 +227,8 @@ async def match_detail(session: AsyncSession, match_id: str) -> dict[str, Any] |
     deals = list(await session.scalars(
         select(models.Deal).where(models.Deal.match_id == match_id).order_by(models.Deal.number)))
     open_deals = {deal.number for deal in deals if deal.points is None and not finished}
-    actions = await session.scalars(
-        select(models.Action).where(models.Action.match_id == match_id).order_by(models.Action.seq))
+    actions = await session.execute(
+        select(*ACTION_COLUMNS).where(models.Action.match_id == match_id).order_by(models.Action.seq))
     detail = _summary(match, seats)
     detail["first_dealer"] = match.first_dealer
     detail["stacks"] = match.stacks

@@ -3,8 +3,9 @@
 A finished match is rated when every seat held by a person belongs to a claimed account and at least
 two rating units remain: a unit is a claimed player (Hazari, Azi) or a partnership with at least one
 claimed player in it (Hasenpfeffer). Bots are left out: a partnership of a player and a bot is rated
-as that player alone. Units are ranked by their final totals (Hazari points, Azi net chips, team
-points in Hasenpfeffer); equal totals are a tie.
+as that player alone. Units are ranked winners first, then by their final totals (Hazari points, Azi
+net chips, team points in Hasenpfeffer, where the bidders win when both sides reach the target);
+equal places are a tie.
 """
 
 from __future__ import annotations
@@ -23,10 +24,12 @@ MODEL = PlackettLuce()
 HISTORY_SHOWN = 100
 
 
-def rating_units(result: dict[str, Any], seats: list[tuple[int, str | None, bool]]) -> list[
-        tuple[list[str], int]]:
-    """The units to rate, each as (its claimed players, its total), from ``seats`` given as
-    (seat, player id or None for a bot, whether claimed). Empty when the match is not rated."""
+Unit = tuple[list[str], int, bool]
+
+
+def rating_units(result: dict[str, Any], seats: list[tuple[int, str | None, bool]]) -> list[Unit]:
+    """The units to rate, each as (its claimed players, its total, whether it won), from ``seats``
+    given as (seat, player id or None for a bot, whether claimed). Empty when the match is not rated."""
     if any(player_id is not None and not claimed for _, player_id, claimed in seats):
         return []
     totals = result.get("totals", [])
@@ -36,8 +39,14 @@ def rating_units(result: dict[str, Any], seats: list[tuple[int, str | None, bool
     for index, team in enumerate(teams):
         players = [player for seat in team if (player := owner.get(seat)) is not None]
         if players and index < len(totals):
-            units.append((players, int(totals[index])))
+            units.append((players, int(totals[index]), index in result.get("winners", [])))
     return units if len(units) >= 2 else []
+
+
+def places(units: list[Unit]) -> list[float]:
+    """Each unit's place (1 is best): winners first, then the higher total; equals share a place."""
+    keys = [(won, total) for _, total, won in units]
+    return [float(1 + sum(other > key for other in keys)) for key in keys]
 
 
 async def rate_match(session: AsyncSession, match: models.Match, result: dict[str, Any],
@@ -51,12 +60,12 @@ async def rate_match(session: AsyncSession, match: models.Match, result: dict[st
                                   for seat, player_id, claimed in rows])
     if not units:
         return
-    players = sorted({player for members, _ in units for player in members})
+    players = sorted({player for members, _, _ in units for player in members})
     current = await _locked_ratings(session, match.game, players, at)
     teams = [[MODEL.rating(mu=current[p].mu, sigma=current[p].sigma) for p in members]
-             for members, _ in units]
-    rated = MODEL.rate(teams, scores=[total for _, total in units])
-    for (members, _), team in zip(units, rated, strict=True):
+             for members, _, _ in units]
+    rated = MODEL.rate(teams, ranks=places(units))
+    for (members, _, _), team in zip(units, rated, strict=True):
         for player, rating in zip(members, team, strict=True):
             await _save(session, current[player], rating.mu, rating.sigma, at)
             session.add(models.RatingChange(player_id=player, game=match.game, match_id=match.id,

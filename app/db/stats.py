@@ -1,4 +1,5 @@
-"""A player's statistics per game, summed in one indexed query over their seats."""
+"""A player's statistics per game, summed in one indexed query over their seats (each seat holds
+its match's game from the start, and its own outcome from the end)."""
 
 from __future__ import annotations
 
@@ -19,14 +20,13 @@ async def player_stats(session: AsyncSession, player_id: str) -> dict[str, Any]:
     of finished matches), ``avg_points_per_deal`` (own points per deal: Hazari points, the own team's
     points in Hasenpfeffer, net chips in Azi), ``avg_total`` (own final total per finished match) and
     ``best`` (the highest own final total)."""
-    seat, match = models.MatchSeat, models.Match
+    seat = models.MatchSeat
     rows = await session.execute(
-        select(match.game, func.count(), func.count(seat.finished_at),
+        select(seat.game, func.count(), func.count(seat.finished_at),
                func.sum(case((seat.won.is_(True), 1), else_=0)), func.sum(seat.deal_points),
                func.sum(seat.deals), func.sum(seat.total), func.max(seat.total))
-        .join(match, match.id == seat.match_id)
-        .where(seat.player_id == player_id)
-        .group_by(match.game).order_by(match.game))
+        .where(seat.player_id == player_id, seat.game.is_not(None))
+        .group_by(seat.game).order_by(seat.game))
     return {game: {"matches": played, "finished": finished, "wins": int(wins or 0),
                    "deals": int(deals or 0), "avg_points_per_deal": _average(points, deals),
                    "avg_total": _average(totals, finished), "best": best}

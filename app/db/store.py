@@ -171,6 +171,8 @@ class Store:
         async with self.sessions.begin() as session:
             session.add(match)
             await session.flush()
+            for seat in seats:
+                seat.game = match.game
             session.add_all(seats)
             await session.execute(
                 update(models.Room).where(models.Room.id == match.room_id)

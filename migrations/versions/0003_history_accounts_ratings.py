@@ -9,8 +9,9 @@ Indexes of the history list (newest finished first, keyset on ``(finished_at, id
 - ``ix_match_seats_player_game_finished (player_id, game, finished_at, match_id)``: ``?player=&game=``;
 - ``ix_match_seats_player_won_finished (player_id, won, finished_at, match_id)``: ``?player=&result=``;
 - ``ix_match_seats_player_game_won_finished (player_id, game, won, finished_at, match_id)``: all three.
-``match_seats`` copies ``game`` and ``finished_at`` from its match when the match ends, with the seat's
-own outcome (``won``, ``total``, ``deal_points``, ``deals``) that the profile statistics sum up.
+``match_seats`` holds its match's ``game`` from the start, and copies ``finished_at`` when the match
+ends, with the seat's own outcome (``won``, ``total``, ``deal_points``, ``deals``) that the profile
+statistics sum up.
 ``ix_ratings_game_ordinal`` serves the leaderboard, ``ix_rating_history_player`` a profile.
 
 Revision ID: 0003
@@ -65,7 +66,8 @@ def _accounts() -> None:
 
 def _history() -> None:
     with op.batch_alter_table("matches") as batch_op:
-        batch_op.add_column(sa.Column("rated", sa.Boolean(), nullable=False, server_default=sa.false()))
+        # A plain "0" (false on both databases) lets SQLite add the column without copying the table.
+        batch_op.add_column(sa.Column("rated", sa.Boolean(), nullable=False, server_default="0"))
         batch_op.create_index("ix_matches_finished", ["status", "finished_at", "id"], unique=False)
         batch_op.create_index("ix_matches_game_finished", ["game", "status", "finished_at", "id"],
                               unique=False)
@@ -86,6 +88,8 @@ def _history() -> None:
                               ["player_id", "won", "finished_at", "match_id"], unique=False)
         batch_op.create_index("ix_match_seats_player_game_won_finished",
                               ["player_id", "game", "won", "finished_at", "match_id"], unique=False)
+    op.execute("UPDATE match_seats SET game = (SELECT matches.game FROM matches "
+               "WHERE matches.id = match_seats.match_id)")
     _fill_seat_stats()
 
 
@@ -156,28 +160,22 @@ def _seat_values(result: dict[str, Any], scored: list[list[int]], seat: int) -> 
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("rating_history") as batch_op:
-        batch_op.drop_index("ix_rating_history_match")
-        batch_op.drop_index("ix_rating_history_player")
-    op.drop_table("rating_history")
-    with op.batch_alter_table("ratings") as batch_op:
-        batch_op.drop_index("ix_ratings_game_ordinal")
-    op.drop_table("ratings")
-    with op.batch_alter_table("match_seats") as batch_op:
-        for name in ("ix_match_seats_player_game_won_finished", "ix_match_seats_player_won_finished",
-                     "ix_match_seats_player_game_finished", "ix_match_seats_player_finished"):
-            batch_op.drop_index(name)
-        for column in reversed(SEAT_STATS):
-            batch_op.drop_column(column)
-    with op.batch_alter_table("matches") as batch_op:
-        for name in ("ix_matches_rated_finished", "ix_matches_game_finished", "ix_matches_finished"):
-            batch_op.drop_index(name)
-        batch_op.drop_column("rated")
-    with op.batch_alter_table("tokens") as batch_op:
-        batch_op.drop_index("ix_tokens_player")
-    op.drop_table("tokens")
-    with op.batch_alter_table("players") as batch_op:
-        batch_op.drop_index("ux_players_name_key")
-        batch_op.drop_column("name_key")
-        batch_op.drop_column("claimed_at")
-        batch_op.drop_column("password_hash")
+    """Columns are dropped with ``ALTER TABLE ... DROP COLUMN`` (SQLite 3.35 or later), not by
+    copying tables, which the foreign keys of stored rows would refuse."""
+    for table, index in (("rating_history", "ix_rating_history_match"),
+                         ("rating_history", "ix_rating_history_player"),
+                         ("ratings", "ix_ratings_game_ordinal"), ("tokens", "ix_tokens_player"),
+                         ("match_seats", "ix_match_seats_player_game_won_finished"),
+                         ("match_seats", "ix_match_seats_player_won_finished"),
+                         ("match_seats", "ix_match_seats_player_game_finished"),
+                         ("match_seats", "ix_match_seats_player_finished"),
+                         ("matches", "ix_matches_rated_finished"), ("matches", "ix_matches_game_finished"),
+                         ("matches", "ix_matches_finished"), ("players", "ux_players_name_key")):
+        op.drop_index(index, table_name=table)
+    for table in ("rating_history", "ratings", "tokens"):
+        op.drop_table(table)
+    for column in reversed(SEAT_STATS):
+        op.drop_column("match_seats", column)
+    op.drop_column("matches", "rated")
+    for column in ("name_key", "claimed_at", "password_hash"):
+        op.drop_column("players", column)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator
 from datetime import timedelta
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import StreamingResponse
@@ -86,9 +86,10 @@ async def read_player(player_id: str, store: StoreDep) -> PlayerPublic:
                         claimed=player.claimed_at is not None, ratings=ratings, rating_history=history)
 
 
-async def _ndjson(lines: AsyncIterator[dict[str, object]]) -> AsyncIterator[str]:
-    async for line in lines:
-        yield json.dumps(line, separators=(",", ":")) + "\n"
+async def _ndjson(batches: AsyncIterator[list[dict[str, Any]]]) -> AsyncIterator[str]:
+    """One chunk per batch, one JSON object per line."""
+    async for batch in batches:
+        yield "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in batch)
 
 
 @router.get("/{player_id}/matches.ndjson", response_class=StreamingResponse,
@@ -108,5 +109,5 @@ async def stream_player_matches(
     wanted = await history_filter(store, {"player": player_id, "game": game, "opponent": opponent,
                                           "result": result, "since": since, "until": until,
                                           "rated": rated})
-    lines = stream_matches(store.sessions, wanted, settings.history_stream_batch)
-    return StreamingResponse(_ndjson(lines), media_type="application/x-ndjson")
+    batches = stream_matches(store.sessions, wanted, settings.history_stream_batch)
+    return StreamingResponse(_ndjson(batches), media_type="application/x-ndjson")
