@@ -47,6 +47,7 @@ from app.bots.azi_sim import (
     sample_hands,
     value,
 )
+from app.bots.base import legal_by_kind
 from app.bots.random_bot import resolve
 from app.games.base import JSON
 from app.games.cards import Card
@@ -71,11 +72,6 @@ def _weakest(cards: Sequence[str], view: JSON) -> str:
     return min(cards, key=lambda text: own_power(table, INDEX[Card.parse(text)]))
 
 
-def _kinds(legal: list[JSON]) -> dict[str, JSON]:
-    if not legal:
-        raise ValueError("an Azi bot was asked to act with no legal action")
-    return {entry["kind"]: entry for entry in legal}
-
 
 class AziGreedyBot:
     """The baseline: minimum opening bet, call everything, buy in, play the strongest card."""
@@ -84,7 +80,7 @@ class AziGreedyBot:
     level = "greedy"
 
     def choose(self, view: JSON, legal: list[JSON], rng: random.Random) -> JSON:
-        kinds = _kinds(legal)
+        kinds = legal_by_kind("Azi", legal)
         if "bet" in kinds:
             return {"kind": "bet", "amount": kinds["bet"]["min"]}
         for kind in ("call", "buy_in"):
@@ -107,7 +103,7 @@ class AziStrongBot:
         self.rollouts = rollouts
 
     def choose(self, view: JSON, legal: list[JSON], rng: random.Random) -> JSON:
-        kinds = _kinds(legal)
+        kinds = legal_by_kind("Azi", legal)
         if "play" in kinds:
             return {"kind": "play", "card": self.play(view, [e["card"] for e in legal], rng)}
         if "bet" in kinds or "call" in kinds:

@@ -15,3 +15,10 @@ class Bot(Protocol):
 
     def choose(self, view: JSON, legal: list[JSON], rng: random.Random) -> JSON:
         """The JSON form of one action that ``legal`` allows (ranges resolved to a value)."""
+
+
+def legal_by_kind(game: str, legal: list[JSON]) -> dict[str, JSON]:
+    """The legal entries by kind (the last one of each kind); a bot is never asked with none."""
+    if not legal:
+        raise ValueError(f"a {game} bot was asked to act with no legal action")
+    return {entry["kind"]: entry for entry in legal}

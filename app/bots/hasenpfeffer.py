@@ -31,6 +31,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
+from app.bots.base import legal_by_kind
 from app.bots.hasenpfeffer_sim import (
     DECK,
     JOKER,
@@ -95,11 +96,6 @@ def most_trumps(cards: Sequence[int]) -> int:
     return max(range(4), key=lambda suit: (trump_count(cards, TRUMPS[suit]), -suit))
 
 
-def _kinds(legal: list[JSON]) -> dict[str, JSON]:
-    if not legal:
-        raise ValueError("a Hasenpfeffer bot was asked to act with no legal action")
-    return {entry["kind"]: entry for entry in legal}
-
 
 class HasenpfefferGreedyBot:
     """The baseline: bid the trump count, name the longest trump suit, play the highest card."""
@@ -108,7 +104,7 @@ class HasenpfefferGreedyBot:
     level = "greedy"
 
     def choose(self, view: JSON, legal: list[JSON], rng: random.Random) -> JSON:
-        kinds = _kinds(legal)
+        kinds = legal_by_kind("Hasenpfeffer", legal)
         hand = cards_of(view["hand"])
         if "pass" in kinds:
             return self.bid(view, legal, hand)
@@ -155,7 +151,7 @@ class HasenpfefferStrongBot:
     level = "strong"
 
     def choose(self, view: JSON, legal: list[JSON], rng: random.Random) -> JSON:
-        kinds = _kinds(legal)
+        kinds = legal_by_kind("Hasenpfeffer", legal)
         if "play" in kinds:
             cards = [entry["card"] for entry in legal]
             return {"kind": "play",

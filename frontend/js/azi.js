@@ -2,7 +2,7 @@
 // betting actions with their allowed ranges, the 4-card discard, trick play with only the legal
 // cards pressable, the Azi re-deal offer, and the chips each game moved.
 
-import { SUIT_NAMES, SUIT_SYMBOLS, cardBacks, cardButton, cardImage, cardShort, enableArrowKeys } from "./cards.js";
+import { SUIT_NAMES, SUIT_SYMBOLS, cardBacks, cardButton, cardImage, cardShort, enableArrowKeys, trickRow } from "./cards.js";
 import { announce, h, scrollBox } from "./dom.js";
 
 const REASONS = { tricks: "by taking two tricks", folds: "when everyone else folded" };
@@ -130,11 +130,6 @@ function handBox(ctx) {
   return h("section", { class: "hand", "aria-labelledby": "azi-hand-title" }, parts);
 }
 
-function trickCards(ctx, plays, winner) {
-  return h("ol", { class: "trick" }, plays.map((play) => h("li", { class: play.seat === winner ? "winner" : "" },
-    cardImage(play.card, { small: true }), h("span", { class: "who" }, ctx.name(play.seat)))));
-}
-
 function tricksList(ctx, tricks, caption) {
   if (!tricks.length) return null;
   return h("div", { class: "tricks-list" }, h("h3", {}, caption),
@@ -228,9 +223,9 @@ function centre(ctx) {
     view.dead_money ? h("span", { class: "muted" }, ` (${view.dead_money} carried)`) : null,
     view.high ? h("span", {}, ` \u00b7 high bet ${view.high}${view.high_bidder !== null ? ` by ${ctx.name(view.high_bidder)}` : ""}`) : null);
   let trick = null;
-  if (view.trick.length) trick = trickCards(ctx, view.trick, null);
+  if (view.trick.length) trick = trickRow((seat) => ctx.name(seat), view.trick, null);
   else if (view.last_trick.length) {
-    trick = h("div", {}, trickCards(ctx, view.last_trick, view.last_trick_winner),
+    trick = h("div", {}, trickRow((seat) => ctx.name(seat), view.last_trick, view.last_trick_winner),
       h("p", { class: "muted", id: "azi-trick-winner" }, `Trick won by ${ctx.name(view.last_trick_winner)}`));
   }
   return h("div", { class: "centre-info" }, h("p", { class: "phase-line" }, phaseLine(ctx)), trumpBox(ctx), pot, trick);

@@ -201,3 +201,19 @@ export function enableArrowKeys(container) {
     buttons[next].focus();
   });
 }
+
+/** The cards of a trick in play order, each with its player's name; the winner's is marked. */
+export function trickRow(names, plays, winner) {
+  const list = document.createElement("ol");
+  list.className = "trick";
+  for (const play of plays) {
+    const item = document.createElement("li");
+    if (play.seat === winner) item.className = "winner";
+    const who = document.createElement("span");
+    who.className = "who";
+    who.textContent = names(play.seat);
+    item.append(cardImage(play.card, { small: true }), who);
+    list.appendChild(item);
+  }
+  return list;
+}

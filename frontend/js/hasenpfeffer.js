@@ -2,7 +2,7 @@
 // and Big Pepper), trump and discard for the bidder who took the widow, trick play with only the
 // legal cards pressable, tricks per team, and the deal and game scores.
 
-import { SUIT_NAMES, SUIT_SYMBOLS, cardBacks, cardButton, cardImage, cardShort, enableArrowKeys } from "./cards.js";
+import { SUIT_NAMES, SUIT_SYMBOLS, cardBacks, cardButton, cardImage, cardShort, enableArrowKeys, trickRow } from "./cards.js";
 import { announce, h, scrollBox } from "./dom.js";
 
 const TEAM_NAMES = ["Team A", "Team B"];
@@ -114,11 +114,6 @@ function handBox(ctx) {
   return h("section", { class: "hand", "aria-labelledby": "hp-hand-title" }, parts);
 }
 
-function trickRow(ctx, plays, winner) {
-  return h("ol", { class: "trick" }, plays.map((play) => h("li", { class: play.seat === winner ? "winner" : "" },
-    cardImage(play.card, { small: true }), h("span", { class: "who" }, ctx.name(play.seat)))));
-}
-
 function tricksList(ctx, tricks, caption) {
   if (!tricks.length) return null;
   return h("div", { class: "tricks-list" }, h("h3", {}, caption),
@@ -205,9 +200,9 @@ function phaseLine(ctx) {
 function centre(ctx) {
   const view = ctx.view;
   let trick = null;
-  if (view.trick.length) trick = trickRow(ctx, view.trick, null);
+  if (view.trick.length) trick = trickRow((seat) => ctx.name(seat), view.trick, null);
   else if (view.last_trick.length && view.phase !== "bidding") {
-    trick = h("div", {}, trickRow(ctx, view.last_trick, view.last_trick_winner),
+    trick = h("div", {}, trickRow((seat) => ctx.name(seat), view.last_trick, view.last_trick_winner),
       h("p", { class: "muted", id: "hp-trick-winner" }, `Trick won by ${ctx.name(view.last_trick_winner)}`));
   }
   return h("div", { class: "centre-info" },
