@@ -43,6 +43,7 @@ class Room:
         self.applied: dict[tuple[int, str], int] = {}
         self._timer_task: asyncio.Task[None] | None = None
         self._grace_tasks: dict[int, asyncio.Task[None]] = {}
+        self.closed = False
         self.chips = chips or ChipRules()
         self.busy_elsewhere: Callable[[str], bool] = lambda _player_id: False
         self.engine = engine
@@ -451,6 +452,8 @@ class Room:
 
     def schedule(self) -> None:
         """Start the timers of whatever is due without a player: an automatic step, a bot's turn."""
+        if self.closed:
+            return
         if self._auto_task is None and self._has_auto_step():
             pause = 0.0 if self.deals == 0 else self.timing.auto_pause
             self._auto_task = asyncio.create_task(self._auto_after(pause))
@@ -544,9 +547,13 @@ class Room:
         self._commit(state, record)
 
     async def close(self) -> None:
-        for task in (self._auto_task, self._timer_task, *self._bot_tasks.values(),
-                     *self._grace_tasks.values()):
-            if task is not None:
-                task.cancel()
+        """Stop everything the room has running (the server is shutting down)."""
+        self.closed = True
+        tasks = [task for task in (self._auto_task, self._timer_task, *self._bot_tasks.values(),
+                                   *self._grace_tasks.values()) if task is not None]
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.wait(tasks, timeout=5)
         for conn in self.connections:
             conn.outbox.put_nowait(None)
