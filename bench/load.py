@@ -152,6 +152,10 @@ async def listen(room: Room, seat: int, results: Results, stop: float, rng: rand
 
 
 async def move(room: Room, seat: int, state: dict[str, Any], results: Results, rng: random.Random) -> None:
+    if room.last_move == 0.0:
+        # Rooms start out of step, as real tables do: all of them moving in the same instant every
+        # second would measure the queue of that burst, not the server.
+        room.last_move = time.monotonic() - rng.random()
     wait = room.last_move + 1.0 - time.monotonic()
     if wait > 0:
         await asyncio.sleep(wait)
