@@ -4,7 +4,6 @@ spectator driven through the ASGI app, and the checks run on every frame each of
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import ExitStack
@@ -14,7 +13,6 @@ from typing import Any
 from starlette.testclient import TestClient
 from support import Client, Message, cards, deck_for_hands, seat_all
 
-from app.db.session import make_engine
 from app.games.cards import hasenpfeffer_deck
 
 HP_PACK = frozenset(str(card) for card in hasenpfeffer_deck())
@@ -443,14 +441,3 @@ def frames_of(client: Client, number: int, *phases: str) -> list[Message]:
     return [m for m in client.received if m["type"] == "state"
             and m["view"].get("deal_number") == number and m["view"]["phase"] in phases]
 
-
-def query(url: str, statement: Any) -> list[Any]:
-    """Rows straight from the database behind the app."""
-    async def run() -> list[Any]:
-        engine = make_engine(url)
-        try:
-            async with engine.connect() as connection:
-                return list((await connection.execute(statement)).all())
-        finally:
-            await engine.dispose()
-    return asyncio.run(run())

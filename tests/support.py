@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
@@ -11,6 +12,7 @@ from typing import Any
 from starlette.testclient import TestClient, WebSocketTestSession
 
 from app.config import Settings
+from app.db.session import make_engine
 from app.games.base import InvalidAction
 from app.games.cards import Card
 
@@ -134,3 +136,15 @@ def card_strings(value: Any) -> Iterator[str]:
     elif isinstance(value, list | tuple):
         for item in value:
             yield from card_strings(item)
+
+
+def query(url: str, statement: Any) -> list[Any]:
+    """Rows straight from the database behind the app."""
+    async def run() -> list[Any]:
+        engine = make_engine(url)
+        try:
+            async with engine.connect() as connection:
+                return list((await connection.execute(statement)).all())
+        finally:
+            await engine.dispose()
+    return asyncio.run(run())

@@ -3,7 +3,6 @@ names unique ignoring case once claimed, revoking every token, and the sign-in r
 
 from __future__ import annotations
 
-import asyncio
 import random
 import time
 from collections.abc import Iterator
@@ -12,11 +11,10 @@ from typing import Any
 import pytest
 from sqlalchemy import select, text
 from starlette.testclient import TestClient
-from support import Client
+from support import Client, query
 from test_replays import app_client
 
 from app.db import models
-from app.db.session import make_engine
 
 PASSWORD = "a long secret"
 
@@ -46,16 +44,6 @@ def works(http: TestClient, player_id: str, token: str) -> bool:
     assert response.status_code in (400, 401), response.text
     return response.status_code == 400
 
-
-def query(url: str, statement: Any) -> list[Any]:
-    async def run() -> list[Any]:
-        engine = make_engine(url)
-        try:
-            async with engine.connect() as connection:
-                return list((await connection.execute(statement)).all())
-        finally:
-            await engine.dispose()
-    return asyncio.run(run())
 
 
 def test_a_guest_claims_the_account_and_signs_in_from_another_browser(

@@ -29,12 +29,11 @@ from hasenpfeffer_support import (
     frames_of,
     play,
     public_cards,
-    query,
     running_totals,
 )
 from sqlalchemy import select
 from starlette.testclient import TestClient
-from support import Message, make_settings
+from support import Message, make_settings, query
 
 from app.config import Settings
 from app.db import models

@@ -2,30 +2,18 @@
 
 from __future__ import annotations
 
-import asyncio
 from contextlib import ExitStack
 from typing import Any
 
 from sqlalchemy import func, select, text
 from starlette.testclient import TestClient
-from support import Client, seat_all
+from support import Client, query, seat_all
 from test_hazari_protocol import GROUPS, deck_giving, hand_text
 
 from app.db import models
-from app.db.session import make_engine
 
 ORDERED = deck_giving(1, dealer=0)
 
-
-def query(url: str, statement: Any) -> list[Any]:
-    async def run() -> list[Any]:
-        engine = make_engine(url)
-        try:
-            async with engine.connect() as connection:
-                return list((await connection.execute(statement)).all())
-        finally:
-            await engine.dispose()
-    return asyncio.run(run())
 
 
 def play_one_deal_match(http: TestClient, names: str) -> tuple[list[Client], str]:
