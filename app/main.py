@@ -47,6 +47,7 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True)
             yield
         finally:
             await app.state.rooms.close()
+            await store.close()
             await engine.dispose()
 
     app = FastAPI(title="cardroom", version="0.1.0", lifespan=lifespan,

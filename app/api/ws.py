@@ -7,7 +7,6 @@ connections, too many messages), 1011 when the server itself fails. No error eve
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from dataclasses import dataclass
@@ -20,7 +19,7 @@ from app.db.store import Store
 from app.games.base import Rejection
 from app.rooms.manager import RoomManager
 from app.rooms.room import Room
-from app.rooms.seating import Connection
+from app.rooms.seating import Connection, encode_frame
 
 router = APIRouter()
 log = logging.getLogger(__name__)
@@ -61,7 +60,7 @@ class RateLimit:
 
 
 def error_frame(code: str, message: str, ref: str | None = None) -> str:
-    return json.dumps({"type": "error", "code": code, "message": message, "ref": ref})
+    return encode_frame({"type": "error", "code": code, "message": message, "ref": ref})
 
 
 async def _close(websocket: WebSocket, close_code: int, code: str, message: str) -> None:

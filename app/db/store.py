@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
+import logging
 import secrets
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import models
@@ -17,6 +19,7 @@ from app.db.stats import player_stats
 from app.games.base import Rejection
 
 BANK = "bank"
+log = logging.getLogger(__name__)
 
 
 def player_account(player_id: str) -> str:
@@ -55,13 +58,36 @@ class ChipMove:
     action_seq: int | None
 
 
+@dataclass(frozen=True)
+class LoggedAction:
+    """One entry of a match's action log (``actions``)."""
+
+    seq: int
+    deal: int
+    seat: int | None
+    action: dict[str, Any]
+    ref: str | None
+    at: datetime
+
+
+@dataclass(frozen=True)
+class DealtDeck:
+    """A deal's deck and, for a committed deal, its seeds (``deals``)."""
+
+    number: int
+    deck: list[str]
+    server_seed: str | None
+    commitment: str | None
+    client_seeds: list[str] | None
+
+
 @dataclass
 class StepRecord:
     """Everything one step of a match changes, written in one transaction before anyone is told."""
 
     match_id: str
-    actions: list[models.Action] = field(default_factory=list)
-    deals: list[models.Deal] = field(default_factory=list)
+    actions: list[LoggedAction] = field(default_factory=list)
+    deals: list[DealtDeck] = field(default_factory=list)
     deal_results: list[tuple[int, list[Any], dict[str, Any]]] = field(default_factory=list)
     chips: list[ChipMove] = field(default_factory=list)
     grants: list[tuple[str, int]] = field(default_factory=list)
@@ -82,9 +108,80 @@ class TopUpRefused(Rejection):
     code = "chips/refused"
 
 
+class StepWriter:
+    """Group commit: the steps that arrive while a transaction is being written go together into the
+    next one, so a busy server makes one commit for many rooms' steps instead of one each. A step's
+    ``write`` returns once its transaction has committed. If a shared transaction fails, its steps are
+    written again one by one, so that a step fails only for its own fault."""
+
+    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+        self.sessions = sessions
+        self._queue: list[tuple[StepRecord, asyncio.Future[None]]] = []
+        self._task: asyncio.Task[None] | None = None
+
+    async def write(self, step: StepRecord) -> None:
+        written = asyncio.get_running_loop().create_future()
+        self._queue.append((step, written))
+        if self._task is None:
+            self._task = asyncio.create_task(self._drain())
+        await written
+
+    async def close(self) -> None:
+        """Wait until every step handed over is written."""
+        if self._task is not None:
+            await asyncio.gather(self._task, return_exceptions=True)
+
+    async def _drain(self) -> None:
+        try:
+            while self._queue:
+                batch, self._queue = self._queue, []
+                await self._write_batch(batch)
+        finally:
+            self._task = None
+
+    async def _write_batch(self, batch: list[tuple[StepRecord, asyncio.Future[None]]]) -> None:
+        if len(batch) > 1:
+            try:
+                await self._transaction([step for step, _ in batch])
+            except Exception:
+                log.warning("a transaction of %d steps failed; writing them one by one", len(batch))
+            else:
+                for _, written in batch:
+                    _resolve(written, None)
+                return
+        for step, written in batch:
+            await self._write_alone(step, written)
+
+    async def _write_alone(self, step: StepRecord, written: asyncio.Future[None]) -> None:
+        try:
+            await self._transaction([step])
+        except Exception as error:
+            _resolve(written, error)
+        else:
+            _resolve(written, None)
+
+    async def _transaction(self, steps: list[StepRecord]) -> None:
+        async with self.sessions.begin() as session:
+            await _write_steps(session, steps)
+
+
+def _resolve(written: asyncio.Future[None], error: Exception | None) -> None:
+    """Tell the step's writer how it went (unless it stopped waiting)."""
+    if written.done():
+        return
+    if error is None:
+        written.set_result(None)
+    else:
+        written.set_exception(error)
+
+
 class Store:
     def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
         self.sessions = sessions
+        self.steps = StepWriter(sessions)
+
+    async def close(self) -> None:
+        await self.steps.close()
 
     async def create_player(self, name: str, starting_chips: int) -> tuple[models.Player, str]:
         token = secrets.token_urlsafe(32)
@@ -95,7 +192,8 @@ class Store:
             session.add(models.Token(player_id=player.id, token_hash=player.token_hash,
                                      created_at=player.created_at))
             if starting_chips > 0:
-                session.add(_transfer(BANK, player_account(player.id), starting_chips, "grant"))
+                await session.execute(insert(models.ChipTransfer),
+                                      [_transfer(BANK, player_account(player.id), starting_chips, "grant")])
         return player, token
 
     async def player_by_token(self, token: str) -> models.Player | None:
@@ -129,7 +227,8 @@ class Store:
             if last is not None and now() - last < period:
                 raise TopUpRefused(f"one top-up per {period}; the last was at {last.isoformat()}Z",
                                    code="chips/too_soon")
-            session.add(_transfer(BANK, account, to - balance, "top_up"))
+            await session.execute(insert(models.ChipTransfer),
+                                  [_transfer(BANK, account, to - balance, "top_up")])
         return to
 
     async def player_stats(self, player_id: str) -> dict[str, Any]:
@@ -178,17 +277,17 @@ class Store:
                 update(models.Room).where(models.Room.id == match.room_id)
                 .values(status="playing", match_id=match.id, version=version))
             await session.flush()
-            await _write_step(session, step)
+            await _write_steps(session, [step])
 
     async def record_step(self, step: StepRecord) -> None:
-        async with self.sessions.begin() as session:
-            await _write_step(session, step)
+        await self.steps.write(step)
 
 
 def _transfer(source: str, target: str, amount: int, kind: str, match_id: str | None = None,
-              deal: int | None = None, action_seq: int | None = None) -> models.ChipTransfer:
-    return models.ChipTransfer(source=source, target=target, amount=amount, kind=kind,
-                               match_id=match_id, deal=deal, action_seq=action_seq, at=now())
+              deal: int | None = None, action_seq: int | None = None) -> dict[str, Any]:
+    """One row of ``chip_transfers``."""
+    return {"source": source, "target": target, "amount": amount, "kind": kind, "match_id": match_id,
+            "deal": deal, "action_seq": action_seq, "at": now()}
 
 
 async def _balance(session: AsyncSession, account: str) -> int:
@@ -220,22 +319,40 @@ async def _saved_room(session: AsyncSession, room: models.Room) -> SavedRoom:
     return saved
 
 
-async def _write_step(session: AsyncSession, step: StepRecord) -> None:
-    session.add_all(step.deals)
-    session.add_all(step.actions)
-    await session.flush()
+async def _write_steps(session: AsyncSession, steps: list[StepRecord]) -> None:
+    """Write steps of any matches: the new rows of all of them in one statement per table, then what
+    each step changes in rows already there."""
+    deals = [{"match_id": step.match_id, "number": deal.number, "deck": deal.deck, "points": None,
+              "detail": None, "server_seed": deal.server_seed, "commitment": deal.commitment,
+              "client_seeds": deal.client_seeds} for step in steps for deal in step.deals]
+    actions = [{"match_id": step.match_id, "seq": action.seq, "deal": action.deal, "seat": action.seat,
+                "action": action.action, "ref": action.ref, "at": action.at}
+               for step in steps for action in step.actions]
+    transfers = [transfer for step in steps for transfer in _step_transfers(step)]
+    for table, rows in (("deals", deals), ("actions", actions), ("chip_transfers", transfers)):
+        if rows:
+            await session.execute(insert(models.Base.metadata.tables[table]), rows)
+    for step in steps:
+        await _finish_step(session, step)
+
+
+def _step_transfers(step: StepRecord) -> list[dict[str, Any]]:
+    transfers = [_transfer(BANK, account, amount, "grant", step.match_id) for account, amount in step.grants]
+    pot = pot_account(step.match_id)
+    for move in step.chips:
+        source, target = (move.account, pot) if move.delta < 0 else (pot, move.account)
+        transfers.append(_transfer(source, target, abs(move.delta), move.kind, step.match_id,
+                                   move.deal, move.action_seq))
+    return transfers
+
+
+async def _finish_step(session: AsyncSession, step: StepRecord) -> None:
+    """A step's changes to rows that exist: the points of the deals it ends, the match it finishes."""
     for number, points, detail in step.deal_results:
         await session.execute(
             update(models.Deal)
             .where(models.Deal.match_id == step.match_id, models.Deal.number == number)
             .values(points=points, detail=detail))
-    for account, amount in step.grants:
-        session.add(_transfer(BANK, account, amount, "grant", step.match_id))
-    pot = pot_account(step.match_id)
-    for move in step.chips:
-        source, target = (move.account, pot) if move.delta < 0 else (pot, move.account)
-        session.add(_transfer(source, target, abs(move.delta), move.kind, step.match_id,
-                              move.deal, move.action_seq))
     if step.result is not None:
         finished_at = now()
         await session.execute(

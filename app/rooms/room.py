@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
 import time
@@ -18,14 +17,32 @@ from datetime import UTC
 from typing import Any
 
 from app.db import models
-from app.db.store import ChipMove, StepRecord, Store, bot_account, new_id, now, player_account
+from app.db.store import (
+    ChipMove,
+    DealtDeck,
+    LoggedAction,
+    StepRecord,
+    Store,
+    bot_account,
+    new_id,
+    now,
+    player_account,
+)
 from app.games.base import JSON, Engine, Seating, Transition
 from app.games.cards import card_texts, parse_cards
 from app.games.replay import replay_step
 from app.rooms.bots import BotSeats
 from app.rooms.clock import TurnClock
 from app.rooms.dealing import Dealer
-from app.rooms.seating import ChipRules, Connection, Occupant, RoomError, TestSetup, Timing
+from app.rooms.seating import (
+    ChipRules,
+    Connection,
+    Occupant,
+    RoomError,
+    TestSetup,
+    Timing,
+    encode_frame,
+)
 
 log = logging.getLogger(__name__)
 
@@ -93,17 +110,22 @@ class Room:
                 "private": self.private, "owner": self.owner_id, "status": self.status,
                 "match_id": self.match_id, "seats": seats}
 
-    def state_message(self, seat: int | None, room_json: JSON) -> str:
+    def shared_state(self) -> JSON:
+        """What the ``state`` message of every connection has in common."""
+        return {"type": "state", "version": self.version, "room": self.public_json(),
+                "fairness": self._fairness(), "deadlines": self.clock.deadlines()}
+
+    def state_message(self, seat: int | None, shared: JSON) -> str:
         if self.state is None:
             view, legal = WAITING_VIEW, []
         else:
+            deadlines = shared["deadlines"]
             view = self.engine.view(self.state, seat)
             legal = [] if seat is None else self.engine.legal_actions(self.state, seat)
-            deadlines = self.clock.deadlines()
-            view["deadlines"] = {str(s): at for s, at in deadlines.items()}
+            view["deadlines"] = deadlines
             view["deadline"] = deadlines.get(seat) if seat is not None else None
-        return json.dumps({"type": "state", "version": self.version, "room": room_json,
-                           "view": view, "legal": legal, "fairness": self._fairness()})
+        return encode_frame({"type": "state", "version": shared["version"], "room": shared["room"],
+                             "view": view, "legal": legal, "fairness": shared["fairness"]})
 
     def _fairness(self) -> JSON | None:
         if self.state is None:
@@ -111,16 +133,16 @@ class Room:
         return self.dealer.to_json(self.deals + 1 if self.engine.needs_deck(self.state) else self.deals)
 
     def broadcast(self) -> None:
-        room_json = self.public_json()
+        shared = self.shared_state()
         messages: dict[int | None, str] = {}
         for conn in self.connections:
             seat = self.seat_of(conn.player_id)
             if seat not in messages:
-                messages[seat] = self.state_message(seat, room_json)
+                messages[seat] = self.state_message(seat, shared)
             conn.push(messages[seat])
 
     def send_state(self, conn: Connection) -> None:
-        conn.push(self.state_message(self.seat_of(conn.player_id), self.public_json()))
+        conn.push(self.state_message(self.seat_of(conn.player_id), self.shared_state()))
 
     # --- connections and seats ---------------------------------------------------------
 
@@ -349,7 +371,7 @@ class Room:
         if not legal:
             raise RoomError("you have no decision to make now", code="room/no_decision")
         action = await self.bots.choose("strong", view, legal)
-        conn.push(json.dumps({"type": "hint", "version": version, "action": action}))
+        conn.push(encode_frame({"type": "hint", "version": version, "action": action}))
 
     async def close_table(self, conn: Connection) -> None:
         """The owner closes the room: before the start at once; a table game (Azi) between games."""
@@ -385,16 +407,16 @@ class Room:
     # --- steps: logging, persisting, applying -----------------------------------------------
 
     def _log(self, record: StepRecord, seat: int | None, action: JSON, ref: str | None = None) -> None:
-        record.actions.append(models.Action(
-            match_id=record.match_id, seq=self.seq + len(record.actions) + 1,
-            deal=self.deals + len(record.deals), seat=seat, action=action, ref=ref, at=now()))
+        record.actions.append(LoggedAction(
+            seq=self.seq + len(record.actions) + 1, deal=self.deals + len(record.deals), seat=seat,
+            action=action, ref=ref, at=now()))
 
     def _deal(self, state: Any, record: StepRecord) -> Any:
         number = self.deals + len(record.deals) + 1
         deck, seeds = self.dealer.deck(number, len(self.seats))
-        record.deals.append(models.Deal(
-            match_id=record.match_id, number=number, deck=card_texts(deck), points=None, detail=None,
-            server_seed=seeds.server_seed if seeds else None, commitment=seeds.commitment if seeds else None,
+        record.deals.append(DealtDeck(
+            number=number, deck=card_texts(deck), server_seed=seeds.server_seed if seeds else None,
+            commitment=seeds.commitment if seeds else None,
             client_seeds=seeds.in_seat_order(len(self.seats)) if seeds else None))
         self._log(record, None, {"kind": "deal", "deal": number})
         return self._absorb(self.engine.deal(state, deck), record)

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
 
 from app.games.base import JSON, Rejection
 from app.games.cards import Card, card_texts, parse_cards
@@ -47,6 +50,11 @@ class Occupant:
     @classmethod
     def for_bot(cls, seat: int, level: str) -> Occupant:
         return cls(None, f"Bot {seat + 1} ({level})", bot=level)
+
+
+def encode_frame(message: dict[str, Any]) -> str:
+    """A message as the JSON text of one WebSocket frame."""
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 @dataclass(eq=False)
