@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import sys
 from collections.abc import Sequence
@@ -14,10 +15,28 @@ WS_MAX_SIZE = 64 * 1024
 above ``CARDROOM_MAX_MESSAGE_BYTES`` get an error frame."""
 
 
+FULL_COLLECTION_EVERY = 10_000
+"""Young collections between two full ones of the cyclic garbage collector (Python's default: 10)."""
+
+
+def tune_garbage_collector() -> None:
+    """A full collection scans every object the server holds (at 4,000 connections, about 850,000
+    objects: 0.6 s with the event loop stopped) and finds almost no garbage: what a room or a connection
+    drops is freed at once by reference counting, and the young collections catch the rest. So the modules
+    loaded at startup are left out of every scan (``gc.freeze``) and full collections are made rare."""
+    import app.main  # noqa: F401  (everything the server loads, before it is frozen)
+
+    gc.collect()
+    gc.freeze()
+    young, middle, _ = gc.get_threshold()
+    gc.set_threshold(young, middle, FULL_COLLECTION_EVERY)
+
+
 def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     settings = get_settings()
+    tune_garbage_collector()
     uvicorn.run("app.main:create_app", factory=True, host=args.host or settings.host,
                 port=args.port or settings.port, ws="websockets-sansio", loop="uvloop",
                 http="httptools", ws_per_message_deflate=False, ws_max_size=WS_MAX_SIZE,

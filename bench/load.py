@@ -7,31 +7,66 @@ the room's previous move). For each move it measures the time from sending it to
 the room's four seats has the resulting state. Then, on the same server and the same number of
 connections, a bare echo endpoint gives the baseline round trip. Prints p50 / p99 / max, moves per
 second, lost or doubled moves, the server's CPU and its memory per connection.
+
+The clients run in one process on the server's machine, where their own delays would count in every
+figure, so they are kept cheap: each connection is the sans-I/O protocol of ``websockets`` under a plain
+``asyncio.Protocol`` (frames are handled as they arrive, with no task per connection or per move), and a
+state frame is parsed in full only when it may offer its seat a move.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
+import re
 import resource
 import socket
 import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import asyncpg
 import httpx2 as httpx
-import websockets
+from websockets.client import ClientProtocol
+from websockets.frames import Frame, Opcode
+from websockets.protocol import State
+from websockets.uri import parse_uri
+
+# Frames read from the network carry a bytearray; a message joined from fragments is bytes.
+Payload = bytes | bytearray
+
+try:
+    import orjson
+
+    loads: Callable[[Payload], Any] = orjson.loads
+    dumps: Callable[[Any], bytes] = orjson.dumps
+except ImportError:
+    loads = json.loads
+
+    def dumps(value: Any) -> bytes:
+        return json.dumps(value).encode()
 
 PROJECT = Path(__file__).resolve().parents[1]
 DATABASE = "cardroom_load"
+SETUP_GROUP = 50
+HTTP_GROUP = 8
+# Enough of a frame's start to hold its type and version, whatever the spacing of the encoder.
+HEAD = 60
+TYPE = re.compile(rb'"type":\s*"(\w+)"')
+VERSION = re.compile(rb'"version":\s*(\d+)')
+OFFERS_MOVES = re.compile(rb'"legal":\s*\[\s*[^\]\s]')
+T = TypeVar("T")
+Item = TypeVar("Item")
 
 
 def free_port() -> int:
@@ -82,15 +117,130 @@ def process_stats(pid: int) -> tuple[float, int]:
     return cpu, rss_pages * os.sysconf("SC_PAGE_SIZE")
 
 
+async def bounded(limit: int, job: Callable[[Item], Awaitable[T]], items: Iterable[Item]) -> list[T]:
+    """``job`` on every item, at most ``limit`` at a time, results in order."""
+    gate = asyncio.Semaphore(limit)
+
+    async def one(item: Item) -> T:
+        async with gate:
+            return await job(item)
+
+    return await asyncio.gather(*(one(item) for item in items))
+
+
+class WebSocket(asyncio.Protocol):
+    """A client connection whose text messages go to ``on_text`` as they arrive."""
+
+    def __init__(self, on_text: Callable[[Payload], None], protocol: ClientProtocol) -> None:
+        loop = asyncio.get_running_loop()
+        self.on_text = on_text
+        self.protocol = protocol
+        self.transport: asyncio.Transport | None = None
+        self.opened: asyncio.Future[None] = loop.create_future()
+        self.closed: asyncio.Future[None] = loop.create_future()
+        self.fragments: list[Payload] = []
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        self.protocol.send_request(self.protocol.connect())
+        self.flush()
+
+    def data_received(self, data: bytes) -> None:
+        self.protocol.receive_data(data)
+        # Pongs and the reply to a close frame are queued by the protocol itself.
+        self.flush()
+        for event in self.protocol.events_received():
+            if isinstance(event, Frame):
+                self.frame_received(event)
+            elif not self.opened.done():
+                self.handshake_done()
+
+    def handshake_done(self) -> None:
+        if self.protocol.handshake_exc is None:
+            self.opened.set_result(None)
+        else:
+            self.opened.set_exception(self.protocol.handshake_exc)
+
+    def frame_received(self, frame: Frame) -> None:
+        if frame.opcode is not Opcode.TEXT and frame.opcode is not Opcode.CONT:
+            return
+        if not frame.fin:
+            self.fragments.append(cast(Payload, frame.data))
+        elif self.fragments:
+            message = b"".join([*self.fragments, cast(Payload, frame.data)])
+            self.fragments.clear()
+            self.on_text(message)
+        else:
+            self.on_text(cast(Payload, frame.data))
+
+    def eof_received(self) -> bool | None:
+        self.protocol.receive_eof()
+        self.flush()
+        return None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.protocol.receive_eof()
+        if not self.opened.done():
+            self.opened.set_exception(exc or ConnectionError("closed during the opening handshake"))
+        if not self.closed.done():
+            self.closed.set_result(None)
+
+    def flush(self) -> None:
+        assert self.transport is not None
+        for data in self.protocol.data_to_send():
+            if data:
+                self.transport.write(data)
+            else:
+                self.transport.write_eof()
+
+    def send(self, text: bytes) -> bool:
+        if self.protocol.state is not State.OPEN:
+            return False
+        self.protocol.send_text(text)
+        self.flush()
+        return True
+
+    def start_closing(self) -> None:
+        if self.protocol.state is State.OPEN:
+            self.protocol.send_close(1000)
+            self.flush()
+
+    def abort(self) -> None:
+        if self.transport is not None:
+            self.transport.abort()
+
+
+async def open_websocket(url: str, on_text: Callable[[Payload], None]) -> WebSocket:
+    uri = parse_uri(url)
+    # No extensions offered: the frames are not compressed.
+    websocket = WebSocket(on_text, ClientProtocol(uri, max_size=2**20))
+    await asyncio.get_running_loop().create_connection(lambda: websocket, uri.host, uri.port)
+    await asyncio.wait_for(websocket.opened, 60)
+    return websocket
+
+
+async def close_all(websockets: list[WebSocket], timeout: float = 10.0) -> None:
+    for websocket in websockets:
+        websocket.start_closing()
+    if websockets:
+        await asyncio.wait([websocket.closed for websocket in websockets], timeout=timeout)
+    for websocket in websockets:
+        websocket.abort()
+
+
 @dataclass
 class Room:
     id: str
     tokens: list[str]
-    sockets: list[Any] = field(default_factory=list)
+    sockets: list[WebSocket] = field(default_factory=list)
     version: int = 0
     last_move: float = 0.0
     pending: dict[int, tuple[float, set[int]]] = field(default_factory=dict)
     sent_refs: set[str] = field(default_factory=set)
+    # A move offered before the clock started, by seat: made as soon as it does.
+    offers: dict[int, dict[str, Any]] = field(default_factory=dict)
+    seated: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
 
 
 @dataclass
@@ -100,101 +250,158 @@ class Results:
     errors: list[str] = field(default_factory=list)
 
 
+def choose(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    entry = rng.choice(legal)
+    return {key: value for key, value in entry.items() if key in ("kind", "value", "suit", "card")}
+
+
+class Play:
+    """Every room's bookkeeping, fed one frame at a time; moves are made only while ``playing``."""
+
+    def __init__(self, results: Results, rng: random.Random) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.results = results
+        self.rng = rng
+        self.playing = False
+        self.over = False
+
+    def start(self, rooms: list[Room]) -> None:
+        self.playing = True
+        for room in rooms:
+            offers, room.offers = room.offers, {}
+            for seat, state in offers.items():
+                self.offer(room, seat, state)
+
+    def stop(self) -> None:
+        self.playing, self.over = False, True
+
+    def receive(self, room: Room, seat: int, data: Payload) -> None:
+        if self.over:
+            return
+        kind, version = TYPE.search(data, 0, HEAD), VERSION.search(data, 0, HEAD)
+        if (self.playing and kind is not None and kind[1] == b"state" and version is not None
+                and not OFFERS_MOVES.search(data)):
+            self.state_seen(room, seat, int(version[1]))
+            return
+        message = loads(data)
+        if message["type"] == "error":
+            self.results.errors.append(message["code"])
+        elif message["type"] == "state":
+            self.state_seen(room, seat, message["version"])
+            self.consider(room, seat, message)
+
+    def state_seen(self, room: Room, seat: int, version: int) -> None:
+        arrived = time.perf_counter()
+        for awaited, (sent, waiting) in list(room.pending.items()):
+            if version >= awaited:
+                waiting.discard(seat)
+                if not waiting:
+                    self.results.latencies.append(arrived - sent)
+                    del room.pending[awaited]
+        room.version = max(room.version, version)
+
+    def consider(self, room: Room, seat: int, state: dict[str, Any]) -> None:
+        if not self.playing and not room.seated.done() and all(
+                occupant["player_id"] for occupant in state["room"]["seats"]):
+            room.seated.set_result(None)
+        if not state["legal"] or state["view"]["phase"] == "waiting":
+            return
+        if self.playing:
+            self.offer(room, seat, state)
+        else:
+            room.offers[seat] = state
+
+    def offer(self, room: Room, seat: int, state: dict[str, Any]) -> None:
+        if room.last_move == 0.0:
+            # Rooms start out of step, as real tables do: all of them moving in the same instant every
+            # second would measure the queue of that burst, not the server.
+            room.last_move = self.loop.time() - self.rng.random()
+        due = room.last_move + 1.0
+        if due > self.loop.time():
+            self.loop.call_at(due, self.move, room, seat, state)
+        else:
+            self.move(room, seat, state)
+
+    def move(self, room: Room, seat: int, state: dict[str, Any]) -> None:
+        version = state["version"]
+        ref = f"{seat}-{version}"
+        if not self.playing or room.version != version or ref in room.sent_refs:
+            return
+        room.sent_refs.add(ref)
+        frame = dumps({"type": "act", "id": ref, "action": choose(state["legal"], self.rng)})
+        room.last_move = self.loop.time()
+        room.pending[version + 1] = (time.perf_counter(), {0, 1, 2, 3})
+        if room.sockets[seat].send(frame):
+            self.results.moves += 1
+
+
 async def make_room(http: httpx.AsyncClient, index: int) -> Room:
-    tokens, ids = [], []
+    tokens = []
     for seat in range(4):
         body = (await http.post("/api/players", json={"name": f"load{index}-{seat}"})).json()
         tokens.append(body["token"])
-        ids.append(body["id"])
     room = (await http.post("/api/rooms", headers={"Authorization": f"Bearer {tokens[0]}"},
                             json={"game": "hasenpfeffer", "options": {"turn_seconds": 0},
                                   "private": True})).json()
     return Room(room["id"], tokens)
 
 
-async def seat_room(port: int, room: Room) -> None:
-    for seat, token in enumerate(room.tokens):
-        ws = await websockets.connect(f"ws://127.0.0.1:{port}/ws/rooms/{room.id}?token={token}",
-                                      max_size=2**20, compression=None, open_timeout=60)
-        room.sockets.append(ws)
-        await ws.recv()
-        await ws.send(json.dumps({"type": "sit", "seat": seat}))
-    await room.sockets[0].send(json.dumps({"type": "start"}))
+async def seat_room(port: int, play: Play, room: Room) -> None:
+    room.sockets = [await open_websocket(f"ws://127.0.0.1:{port}/ws/rooms/{room.id}?token={token}",
+                                         partial(play.receive, room, seat))
+                    for seat, token in enumerate(room.tokens)]
+    for seat, websocket in enumerate(room.sockets):
+        websocket.send(dumps({"type": "sit", "seat": seat}))
+    await asyncio.wait_for(room.seated, 60)
+    room.sockets[0].send(dumps({"type": "start"}))
 
 
-def choose(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
-    entry = rng.choice(legal)
-    return {key: value for key, value in entry.items() if key in ("kind", "value", "suit", "card")}
+class Pinger:
+    """One echo connection: 64 bytes, and four seconds after each answer the next 64 bytes."""
 
+    PAYLOAD = b"x" * 64
+    PERIOD = 4.0
 
-async def listen(room: Room, seat: int, results: Results, stop: float, rng: random.Random) -> None:
-    ws = room.sockets[seat]
-    while time.monotonic() < stop:
-        try:
-            message = json.loads(await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop - time.monotonic())))
-        except (TimeoutError, websockets.ConnectionClosed):
+    def __init__(self, latencies: list[float], stop: float) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.latencies = latencies
+        self.stop = stop
+        self.sent = 0.0
+        self.waiting = False
+        self.websocket: WebSocket | None = None
+
+    def ping(self) -> None:
+        if self.loop.time() >= self.stop or self.websocket is None:
             return
-        if message["type"] == "error":
-            results.errors.append(message["code"])
-            continue
-        if message["type"] != "state":
-            continue
-        arrived = time.perf_counter()
-        for version, (sent, waiting) in list(room.pending.items()):
-            if message["version"] >= version:
-                waiting.discard(seat)
-                if not waiting:
-                    results.latencies.append(arrived - sent)
-                    del room.pending[version]
-        room.version = max(room.version, message["version"])
-        if message["legal"] and message["view"]["phase"] != "waiting":
-            asyncio.get_running_loop().create_task(move(room, seat, message, results, rng))
+        self.sent = time.perf_counter()
+        self.waiting = self.websocket.send(self.PAYLOAD)
 
-
-async def move(room: Room, seat: int, state: dict[str, Any], results: Results, rng: random.Random) -> None:
-    if room.last_move == 0.0:
-        # Rooms start out of step, as real tables do: all of them moving in the same instant every
-        # second would measure the queue of that burst, not the server.
-        room.last_move = time.monotonic() - rng.random()
-    wait = room.last_move + 1.0 - time.monotonic()
-    if wait > 0:
-        await asyncio.sleep(wait)
-    if room.version != state["version"]:
-        return
-    ref = f"{seat}-{state['version']}"
-    if ref in room.sent_refs:
-        return
-    room.sent_refs.add(ref)
-    room.last_move = time.monotonic()
-    room.pending[state["version"] + 1] = (time.perf_counter(), {0, 1, 2, 3})
-    results.moves += 1
-    try:
-        await room.sockets[seat].send(json.dumps({"type": "act", "id": ref,
-                                                  "action": choose(state["legal"], rng)}))
-    except websockets.ConnectionClosed:
-        results.moves -= 1
+    def echoed(self, _data: Payload) -> None:
+        self.latencies.append(time.perf_counter() - self.sent)
+        self.waiting = False
+        self.loop.call_later(self.PERIOD, self.ping)
 
 
 async def echo_phase(port: int, connections: int, seconds: float) -> list[float]:
     """Every connection sends one message every ``connections / rate`` seconds: the same message rate
     as the game phase (one a second per room of four)."""
-    sockets = [await websockets.connect(f"ws://127.0.0.1:{port}/ws/echo", compression=None, open_timeout=60)
-               for _ in range(connections)]
+    loop = asyncio.get_running_loop()
     latencies: list[float] = []
-    stop = time.monotonic() + seconds
+    pingers = [Pinger(latencies, 0.0) for _ in range(connections)]
 
-    async def pinger(ws: Any, offset: float) -> None:
-        await asyncio.sleep(offset)
-        while time.monotonic() < stop:
-            sent = time.perf_counter()
-            await ws.send("x" * 64)
-            await ws.recv()
-            latencies.append(time.perf_counter() - sent)
-            await asyncio.sleep(4.0)
+    async def connect(pinger: Pinger) -> None:
+        pinger.websocket = await open_websocket(f"ws://127.0.0.1:{port}/ws/echo", pinger.echoed)
 
-    await asyncio.gather(*(pinger(ws, i * 4.0 / connections) for i, ws in enumerate(sockets)))
-    for ws in sockets:
-        await ws.close()
+    await bounded(4 * SETUP_GROUP, connect, pingers)
+    start = loop.time()
+    for index, pinger in enumerate(pingers):
+        pinger.stop = start + seconds
+        loop.call_at(start + index * Pinger.PERIOD / connections, pinger.ping)
+    await asyncio.sleep(seconds)
+    deadline = loop.time() + 10
+    while any(pinger.waiting for pinger in pingers) and loop.time() < deadline:
+        await asyncio.sleep(0.05)
+    await close_all([pinger.websocket for pinger in pingers if pinger.websocket is not None])
     return latencies
 
 
@@ -221,28 +428,32 @@ async def run(rooms: int, seconds: float, pg_host: str) -> None:
 
 async def measure(port: int, pid: int, count: int, seconds: float) -> None:
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
-        rooms = [await make_room(http, index) for index in range(count)]
+        rooms = await bounded(HTTP_GROUP, partial(make_room, http), range(count))
     _, rss_before = process_stats(pid)
-    for room in rooms:
-        await seat_room(port, room)
+    results = Results()
+    play = Play(results, random.Random(1))
+    await bounded(SETUP_GROUP, partial(seat_room, port, play), rooms)
     await asyncio.sleep(2)
     _, rss_connected = process_stats(pid)
     connections = 4 * count
-    results = Results()
-    rng = random.Random(1)
+    # The clients' own garbage collector must not stop them in the middle of a measurement: what the
+    # setup made is left out of its scans, and it stays off until the figures are taken.
+    gc.collect()
+    gc.freeze()
+    gc.disable()
     cpu_start, wall_start = process_stats(pid)[0], time.monotonic()
     client_start = resource.getrusage(resource.RUSAGE_SELF)
-    stop = time.monotonic() + seconds
-    await asyncio.gather(*(listen(room, seat, results, stop, rng) for room in rooms for seat in range(4)))
+    play.start(rooms)
+    await asyncio.sleep(seconds)
+    play.stop()
     cpu_used, wall = process_stats(pid)[0] - cpu_start, time.monotonic() - wall_start
     client_end = resource.getrusage(resource.RUSAGE_SELF)
     client_cpu = (client_end.ru_utime + client_end.ru_stime) - (client_start.ru_utime + client_start.ru_stime)
     _, rss_loaded = process_stats(pid)
     in_flight = sum(len(room.pending) for room in rooms)
-    for room in rooms:
-        for ws in room.sockets:
-            await ws.close()
+    await close_all([websocket for room in rooms for websocket in room.sockets])
     echo = await echo_phase(port, connections, min(seconds, 30))
+    gc.enable()
     stored = await stored_moves()
     report(count, connections, results, wall, cpu_used, rss_before, rss_connected, rss_loaded, echo)
     print(f"load generator CPU: {client_cpu / wall * 100:.0f}% of one core; machine load average "

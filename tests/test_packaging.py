@@ -58,3 +58,14 @@ def test_hadolint_really_reports_a_bad_dockerfile(tmp_path: Path) -> None:
     bad.write_text("FROM python\nRUN cd /tmp && pip install flask\n")
     result = run(str(BIN / "hadolint"), str(bad))
     assert result.returncode != 0
+
+
+def test_the_server_process_leaves_its_startup_objects_out_of_garbage_collection() -> None:
+    script = ("import gc; from app.cli import FULL_COLLECTION_EVERY, tune_garbage_collector; "
+              "tune_garbage_collector(); "
+              "print(gc.get_freeze_count(), gc.get_threshold()[2] == FULL_COLLECTION_EVERY)")
+    done = subprocess.run([sys.executable, "-c", script], cwd=PROJECT_DIR, capture_output=True, text=True,
+                          check=True)
+    frozen, rare_full_collections = done.stdout.split()
+    assert int(frozen) > 50_000, "the modules of the server are frozen"
+    assert rare_full_collections == "True"
