@@ -1,4 +1,5 @@
-"""The queries the server makes. Each public method is one transaction."""
+"""The queries the server makes. Each public method is one transaction, but ``record_step`` may share
+its transaction with other rooms' steps (:class:`StepWriter`)."""
 
 from __future__ import annotations
 
