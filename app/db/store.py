@@ -206,7 +206,7 @@ class Store:
             session.add(models.Token(player_id=player.id, token_hash=player.token_hash,
                                      created_at=player.created_at))
             if starting_chips > 0:
-                await session.execute(insert(models.ChipTransfer),
+                await session.execute(insert(CHIP_TRANSFERS),
                                       [_transfer(BANK, player_account(player.id), starting_chips, "grant")])
         return player, token
 
@@ -241,7 +241,7 @@ class Store:
             if last is not None and now() - last < period:
                 raise TopUpRefused(f"one top-up per {period}; the last was at {last.isoformat()}Z",
                                    code="chips/too_soon")
-            await session.execute(insert(models.ChipTransfer),
+            await session.execute(insert(CHIP_TRANSFERS),
                                   [_transfer(BANK, account, to - balance, "top_up")])
         return to
 
