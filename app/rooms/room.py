@@ -359,8 +359,7 @@ class Room:
         record = StepRecord(self.match_id or "")
         self._log(record, seat, self.engine.action_to_json(action), ref)
         state = self._absorb(transition, record)
-        await self.store.record_step(record)
-        self._commit(state, record)
+        await self._store_then_commit(state, record)
 
     async def hint(self, conn: Connection) -> None:
         """Send this connection alone what the ``strong`` bot would do in its seat now."""
@@ -392,8 +391,7 @@ class Room:
             record = StepRecord(self.match_id or "")
             self._log(record, None, {"kind": "close"})
             state = self._absorb(close(self.state), record)
-            await self.store.record_step(record)
-            self._commit(state, record)
+            await self._store_then_commit(state, record)
 
     def _acting_seat(self, conn: Connection) -> int:
         player_id = self._require_player(conn)
@@ -442,6 +440,19 @@ class Room:
         if outcome is not None:
             record.result = outcome.to_json()
         return transition.state
+
+    async def _store_then_commit(self, state: Any, record: StepRecord) -> None:
+        """Store a step, then apply it. A step handed to the store is applied once stored even if the
+        task that made it is cancelled meanwhile, so the room never falls behind its stored log."""
+        writing = asyncio.ensure_future(self.store.record_step(record))
+        try:
+            await asyncio.shield(writing)
+        except asyncio.CancelledError:
+            await asyncio.wait([writing])
+            if not writing.cancelled() and writing.exception() is None:
+                self._commit(state, record)
+            raise
+        self._commit(state, record)
 
     def _commit(self, state: Any, record: StepRecord) -> None:
         self.state = state
@@ -565,8 +576,7 @@ class Room:
         else:
             self._log(record, None, {"kind": "auto"})
             state = self._absorb(self.engine.auto_step(self.state), record)
-        await self.store.record_step(record)
-        self._commit(state, record)
+        await self._store_then_commit(state, record)
 
     async def close(self) -> None:
         """Stop everything the room has running (the server is shutting down)."""
