@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, insert, select, update
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy import Table, bindparam, func, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
-from app.db import models
+from app.db import models, postgres_rows
 from app.db.finish import record_finish
 from app.db.stats import player_stats
 from app.games.base import Rejection
@@ -22,6 +22,10 @@ from app.games.base import Rejection
 BANK = "bank"
 DEALS, ACTIONS, CHIP_TRANSFERS = (models.Base.metadata.tables[name]
                                   for name in ("deals", "actions", "chip_transfers"))
+DEAL_KEYS = ("match_id", "number")
+DEAL_RESULTS = (update(DEALS)
+                .where(DEALS.c.match_id == bindparam("b_match_id"), DEALS.c.number == bindparam("b_number"))
+                .values(points=bindparam("b_points"), detail=bindparam("b_detail")))
 log = logging.getLogger(__name__)
 
 
@@ -124,6 +128,8 @@ class StepWriter:
 
     def __init__(self, sessions: async_sessionmaker[AsyncSession], lanes: int = 4) -> None:
         self.sessions = sessions
+        self.engine: AsyncEngine = sessions.kw["bind"]
+        self.postgres = self.engine.dialect.name == "postgresql"
         self.lanes = lanes
         self._queue: list[tuple[StepRecord, asyncio.Future[None]]] = []
         self._tasks: set[asyncio.Task[None]] = set()
@@ -169,14 +175,15 @@ class StepWriter:
             _resolve(written, None)
 
     async def _transaction(self, steps: list[StepRecord]) -> None:
+        rows = StepRows.of(steps)
+        finished = [(step.match_id, step.result) for step in steps if step.result is not None]
+        if self.postgres and not finished:
+            await postgres_rows.execute(self.engine, rows.postgres_statements())
+            return
         async with self.sessions.begin() as session:
-            if all(step.only_actions() for step in steps) and session.get_bind().dialect.name == "postgresql":
-                # asyncpg's executemany is atomic by itself: one round trip instead of BEGIN, INSERT
-                # and COMMIT, which is most of a step's cost in a busy server.
-                connection = await session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
-                await connection.execute(insert(ACTIONS), _action_rows(steps))
-                return
-            await _write_steps(session, steps)
+            await rows.write(session)
+            for match_id, result in finished:
+                await _finish_match(session, match_id, result)
 
 
 def _resolve(written: asyncio.Future[None], error: Exception | None) -> None:
@@ -291,7 +298,7 @@ class Store:
                 update(models.Room).where(models.Room.id == match.room_id)
                 .values(status="playing", match_id=match.id, version=version))
             await session.flush()
-            await _write_steps(session, [step])
+            await StepRows.of([step]).write(session)
 
     async def record_step(self, step: StepRecord) -> None:
         await self.steps.write(step)
@@ -333,25 +340,41 @@ async def _saved_room(session: AsyncSession, room: models.Room) -> SavedRoom:
     return saved
 
 
-async def _write_steps(session: AsyncSession, steps: list[StepRecord]) -> None:
-    """Write steps of any matches: the new rows of all of them in one statement per table, then what
-    each step changes in rows already there."""
-    deals = [{"match_id": step.match_id, "number": deal.number, "deck": deal.deck, "points": None,
-              "detail": None, "server_seed": deal.server_seed, "commitment": deal.commitment,
-              "client_seeds": deal.client_seeds} for step in steps for deal in step.deals]
-    actions = _action_rows(steps)
-    transfers = [transfer for step in steps for transfer in _step_transfers(step)]
-    for table, rows in ((DEALS, deals), (ACTIONS, actions), (CHIP_TRANSFERS, transfers)):
-        if rows:
+@dataclass
+class StepRows:
+    """What steps of any matches write before their matches finish: the new rows of each table, and
+    the points of the deals they end (``match_id``, ``number``, ``points``, ``detail``)."""
+
+    inserts: list[tuple[Table, list[dict[str, Any]]]]
+    deal_results: list[dict[str, Any]]
+
+    @classmethod
+    def of(cls, steps: list[StepRecord]) -> StepRows:
+        deals = [{"match_id": step.match_id, "number": deal.number, "deck": deal.deck, "points": None,
+                  "detail": None, "server_seed": deal.server_seed, "commitment": deal.commitment,
+                  "client_seeds": deal.client_seeds} for step in steps for deal in step.deals]
+        actions = [{"match_id": step.match_id, "seq": action.seq, "deal": action.deal, "seat": action.seat,
+                    "action": action.action, "ref": action.ref, "at": action.at}
+                   for step in steps for action in step.actions]
+        transfers = [transfer for step in steps for transfer in _step_transfers(step)]
+        results = [{"match_id": step.match_id, "number": number, "points": points, "detail": detail}
+                   for step in steps for number, points, detail in step.deal_results]
+        inserts = [(table, rows) for table, rows in ((DEALS, deals), (ACTIONS, actions),
+                                                     (CHIP_TRANSFERS, transfers)) if rows]
+        return cls(inserts, results)
+
+    async def write(self, session: AsyncSession) -> None:
+        for table, rows in self.inserts:
             await session.execute(insert(table), rows)
-    for step in steps:
-        await _finish_step(session, step)
+        if self.deal_results:
+            await session.execute(DEAL_RESULTS, [{f"b_{key}": value for key, value in row.items()}
+                                                 for row in self.deal_results])
 
-
-def _action_rows(steps: list[StepRecord]) -> list[dict[str, Any]]:
-    return [{"match_id": step.match_id, "seq": action.seq, "deal": action.deal, "seat": action.seat,
-             "action": action.action, "ref": action.ref, "at": action.at}
-            for step in steps for action in step.actions]
+    def postgres_statements(self) -> list[postgres_rows.Statement]:
+        statements = [postgres_rows.Statement.insert(table, rows) for table, rows in self.inserts]
+        if self.deal_results:
+            statements.append(postgres_rows.Statement.update(DEALS, DEAL_KEYS, self.deal_results))
+        return statements
 
 
 def _step_transfers(step: StepRecord) -> list[dict[str, Any]]:
@@ -364,22 +387,14 @@ def _step_transfers(step: StepRecord) -> list[dict[str, Any]]:
     return transfers
 
 
-async def _finish_step(session: AsyncSession, step: StepRecord) -> None:
-    """A step's changes to rows that exist: the points of the deals it ends, the match it finishes."""
-    for number, points, detail in step.deal_results:
-        await session.execute(
-            update(models.Deal)
-            .where(models.Deal.match_id == step.match_id, models.Deal.number == number)
-            .values(points=points, detail=detail))
-    if step.result is not None:
-        finished_at = now()
-        await session.execute(
-            update(models.Match).where(models.Match.id == step.match_id)
-            .values(status="finished", finished_at=finished_at, result=step.result))
-        await session.execute(
-            update(models.Room).where(models.Room.match_id == step.match_id)
-            .values(status="finished"))
-        await record_finish(session, step.match_id, step.result, finished_at)
+async def _finish_match(session: AsyncSession, match_id: str, result: dict[str, Any]) -> None:
+    finished_at = now()
+    await session.execute(
+        update(models.Match).where(models.Match.id == match_id)
+        .values(status="finished", finished_at=finished_at, result=result))
+    await session.execute(
+        update(models.Room).where(models.Room.match_id == match_id).values(status="finished"))
+    await record_finish(session, match_id, result, finished_at)
 
 
 def is_winner(result: dict[str, Any], seat: int) -> bool:
