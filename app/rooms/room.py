@@ -587,5 +587,3 @@ class Room:
             task.cancel()
         if tasks:
             await asyncio.wait(tasks, timeout=5)
-        for conn in self.connections:
-            conn.outbox.put_nowait(None)

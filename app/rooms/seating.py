@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -59,14 +58,14 @@ def encode_frame(message: dict[str, Any]) -> str:
 
 @dataclass(eq=False)
 class Connection:
-    """One WebSocket: a player's (``player_id``) or a spectator's. Messages leave through ``outbox``."""
+    """One client of a room: a player's (``player_id``) or a spectator's. The room hands it each message
+    with :meth:`push` and never waits for the client; this base class, with no socket, keeps none."""
 
     player_id: str | None
     name: str | None
-    outbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
 
     def push(self, message: str) -> None:
-        self.outbox.put_nowait(message)
+        """Send ``message`` after those pushed before it."""
 
 
 @dataclass(frozen=True)
