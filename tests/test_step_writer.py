@@ -13,7 +13,17 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from app.db import models
 from app.db.session import make_engine, make_sessionmaker
-from app.db.store import ChipMove, DealtDeck, LoggedAction, StepRecord, Store, new_id, now, player_account, pot_account
+from app.db.store import (
+    ChipMove,
+    DealtDeck,
+    LoggedAction,
+    StepRecord,
+    Store,
+    new_id,
+    now,
+    player_account,
+    pot_account,
+)
 
 COMMITS: list[str] = []
 
