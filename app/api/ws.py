@@ -76,8 +76,8 @@ class SocketConnection(Connection):
     """A connection on a WebSocket. Each message is sent by a task of its own, started at once: while the
     socket takes data a send finishes in that task's first step, so messages leave in the order they
     were pushed, a room never waits for a client, and no task sits waiting per connection between
-    messages (at thousands of connections such waiting tasks are most of what the garbage collector
-    scans)."""
+    messages (at thousands of connections such waiting tasks were half of what each garbage
+    collection scanned)."""
 
     def __init__(self, websocket: WebSocket, player_id: str | None, name: str | None) -> None:
         super().__init__(player_id, name)
