@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
-import json
 import os
 import random
 import re
@@ -37,6 +36,7 @@ from typing import Any, TypeVar, cast
 
 import asyncpg
 import httpx2 as httpx
+import orjson
 from websockets.client import ClientProtocol
 from websockets.frames import Frame, Opcode
 from websockets.protocol import State
@@ -45,16 +45,8 @@ from websockets.uri import parse_uri
 # Frames read from the network carry a bytearray; a message joined from fragments is bytes.
 Payload = bytes | bytearray
 
-try:
-    import orjson
-
-    loads: Callable[[Payload], Any] = orjson.loads
-    dumps: Callable[[Any], bytes] = orjson.dumps
-except ImportError:
-    loads = json.loads
-
-    def dumps(value: Any) -> bytes:
-        return json.dumps(value).encode()
+loads: Callable[[Payload], Any] = orjson.loads
+dumps: Callable[[Any], bytes] = orjson.dumps
 
 PROJECT = Path(__file__).resolve().parents[1]
 DATABASE = "cardroom_load"

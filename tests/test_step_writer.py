@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import asyncpg
 import pytest
@@ -28,16 +29,22 @@ from app.db.store import (
 COMMITS: list[str] = []
 
 
-@pytest.fixture
-async def store(database_url: str) -> AsyncIterator[Store]:
-    engine = make_engine(database_url)
-    event.listen(engine.sync_engine, "commit", lambda _conn: COMMITS.append(database_url))
+@asynccontextmanager
+async def open_store(url: str) -> AsyncIterator[Store]:
+    engine = make_engine(url)
+    event.listen(engine.sync_engine, "commit", lambda _conn: COMMITS.append(url))
     store = Store(make_sessionmaker(engine))
     try:
         yield store
     finally:
         await store.close()
         await engine.dispose()
+
+
+@pytest.fixture
+async def store(database_url: str) -> AsyncIterator[Store]:
+    async with open_store(database_url) as store:
+        yield store
 
 
 async def new_match(store: Store) -> tuple[str, str]:
@@ -130,12 +137,10 @@ async def test_deals_ended_together_each_keep_their_own_points(store: Store) -> 
 
 @pytest.mark.postgres
 async def test_a_connection_the_database_dropped_fails_one_write_and_is_replaced(postgres_url: str) -> None:
-    engine = make_engine(postgres_url)
-    store = Store(make_sessionmaker(engine))
-    try:
+    async with open_store(postgres_url) as store:
         match_id, _ = await new_match(store)
         await store.record_step(step(match_id, 1))
-        pooled = await engine.raw_connection()
+        pooled = await store.steps.engine.raw_connection()
         backend = pooled.driver_connection.get_server_pid()
         pooled.close()
         admin = await asyncpg.connect(postgres_url.replace("+asyncpg", ""))
@@ -148,9 +153,6 @@ async def test_a_connection_the_database_dropped_fails_one_write_and_is_replaced
         await store.record_step(step(match_id, 2))
         await store.record_step(step(match_id, 3))
         assert await stored_actions(store, match_id) == [1, 2, 3]
-    finally:
-        await store.close()
-        await engine.dispose()
 
 
 async def test_close_waits_for_the_steps_handed_over(store: Store) -> None:

@@ -27,7 +27,7 @@ class Statement:
         columns = list(rows[0])
         placeholders = ", ".join(f"${number}" for number in range(1, len(columns) + 1))
         sql = f"INSERT INTO {table.name} ({', '.join(columns)}) VALUES ({placeholders})"
-        return cls(sql, [tuple(_value(table, column, row[column]) for column in columns) for row in rows])
+        return cls(sql, _arguments(table, columns, rows))
 
     @classmethod
     def update(cls, table: Table, keys: tuple[str, ...], rows: Rows) -> Statement:
@@ -36,16 +36,19 @@ class Statement:
         assignments = ", ".join(f"{column} = ${number}" for number, column in enumerate(columns, 1))
         match = " AND ".join(f"{key} = ${number}" for number, key in enumerate(keys, len(columns) + 1))
         sql = f"UPDATE {table.name} SET {assignments} WHERE {match}"
-        return cls(sql, [tuple(_value(table, column, row[column]) for column in (*columns, *keys))
-                         for row in rows])
+        return cls(sql, _arguments(table, [*columns, *keys], rows))
 
 
-def _value(table: Table, column: str, value: Any) -> Any:
-    """What asyncpg takes for a column. JSON goes as text, ``None`` as JSON ``null``, as SQLAlchemy
+def _arguments(table: Table, columns: list[str], rows: Rows) -> list[tuple[Any, ...]]:
+    """The rows as asyncpg takes them. JSON goes as text, ``None`` as JSON ``null``, as SQLAlchemy
     writes it."""
-    if isinstance(table.c[column].type, JSON):
-        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
-    return value
+    json_columns = {column for column in columns if isinstance(table.c[column].type, JSON)}
+    return [tuple(_json(row[column]) if column in json_columns else row[column] for column in columns)
+            for row in rows]
+
+
+def _json(value: Any) -> str:
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 async def execute(engine: AsyncEngine, statements: list[Statement]) -> None:

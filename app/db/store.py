@@ -100,10 +100,6 @@ class StepRecord:
     grants: list[tuple[str, int]] = field(default_factory=list)
     result: dict[str, Any] | None = None
 
-    def only_actions(self) -> bool:
-        """Whether the step adds to the action log and changes nothing else."""
-        return not (self.deals or self.deal_results or self.chips or self.grants or self.result)
-
 
 @dataclass
 class SavedRoom:

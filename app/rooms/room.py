@@ -112,8 +112,8 @@ class Room:
 
     def shared_state(self) -> JSON:
         """What the ``state`` message of every connection has in common."""
-        return {"type": "state", "version": self.version, "room": self.public_json(),
-                "fairness": self._fairness(), "deadlines": self.clock.deadlines()}
+        return {"version": self.version, "room": self.public_json(), "fairness": self._fairness(),
+                "deadlines": self.clock.deadlines()}
 
     def state_message(self, seat: int | None, shared: JSON) -> str:
         if self.state is None:
