@@ -12,11 +12,13 @@ from fastapi.staticfiles import StaticFiles
 
 from app.api.errors import install_error_handlers
 from app.api.routes import games, health, leaderboard, matches, players, rooms, sessions
+from app.api.sockets import OpenSockets
 from app.api.ws import router as ws_router
 from app.config import Settings, get_settings
 from app.db import migrate
 from app.db.session import make_engine, make_sessionmaker
 from app.db.store import Store
+from app.redaction import install_redaction
 from app.rooms.manager import RoomManager
 from app.rooms.seating import Timing
 
@@ -25,6 +27,7 @@ FRONTEND_DIR = Path(__file__).resolve().parents[1] / "frontend"
 
 def create_app(settings: Settings | None = None, *, run_migrations: bool = True) -> FastAPI:
     settings = settings or get_settings()
+    install_redaction()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -53,6 +56,7 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True)
     app = FastAPI(title="cardroom", version="0.1.0", lifespan=lifespan,
                   description="Hazari, Azi and Hasenpfeffer tables over WebSockets, with match history.")
     install_error_handlers(app)
+    app.state.open_sockets = OpenSockets()
     for router in (players.router, sessions.router, games.router, rooms.router, matches.router,
                    leaderboard.router, health.router):
         app.include_router(router)

@@ -339,10 +339,11 @@ async def make_room(http: httpx.AsyncClient, index: int) -> Room:
 
 
 async def seat_room(port: int, play: Play, room: Room) -> None:
-    room.sockets = [await open_websocket(f"ws://127.0.0.1:{port}/ws/rooms/{room.id}?token={token}",
+    room.sockets = [await open_websocket(f"ws://127.0.0.1:{port}/ws/rooms/{room.id}",
                                          partial(play.receive, room, seat))
-                    for seat, token in enumerate(room.tokens)]
-    for seat, websocket in enumerate(room.sockets):
+                    for seat in range(len(room.tokens))]
+    for seat, (websocket, token) in enumerate(zip(room.sockets, room.tokens, strict=True)):
+        websocket.send(dumps({"type": "auth", "token": token}))
         websocket.send(dumps({"type": "sit", "seat": seat}))
     await asyncio.wait_for(room.seated, 60)
     room.sockets[0].send(dumps({"type": "start"}))

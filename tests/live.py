@@ -94,8 +94,10 @@ class LiveClient:
 
     def connect(self, room_id: str) -> Message:
         self.close()
-        url = f"ws://127.0.0.1:{self.server.port}/ws/rooms/{room_id}?token={self.token}"
+        url = f"ws://127.0.0.1:{self.server.port}/ws/rooms/{room_id}"
         self.ws = self.sockets.enter_context(connect(url, open_timeout=10))
+        self.send({"type": "auth", "token": self.token})
+        self.until(lambda m: m["type"] == "authenticated")
         return self.until(lambda m: m["type"] == "state")
 
     def close(self) -> None:

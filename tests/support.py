@@ -66,9 +66,11 @@ class Client:
 
     @contextmanager
     def connected(self, room_id: str) -> Iterator[Client]:
-        query = f"?token={self.token}" if self.token else ""
-        with self.http.websocket_connect(f"/ws/rooms/{room_id}{query}") as ws:
+        with self.http.websocket_connect(f"/ws/rooms/{room_id}") as ws:
             self.ws = ws
+            if self.token:
+                self.send({"type": "auth", "token": self.token})
+                self.until(lambda m: m["type"] == "authenticated")
             self.until(lambda m: m["type"] == "state")
             try:
                 yield self

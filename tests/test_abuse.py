@@ -109,6 +109,8 @@ def fuzz_table(fresh_sqlite_url: str) -> Iterator[tuple[TestClient, list[Client]
             seat_all(players, room_id, stack)
             players[0].send({"type": "start"})
             state = players[0].state_where(lambda m: m["view"]["phase"] not in ("waiting",))
+            for player in players:
+                player.received.clear()
             yield client, players, room_id, state["room"]["match_id"]
 
 

@@ -9,6 +9,7 @@ from typing import Annotated
 from fastapi import Depends, Header, Request
 
 from app.api.errors import ApiError
+from app.api.sockets import OpenSockets
 from app.config import Settings
 from app.db import models
 from app.db.store import Store
@@ -28,6 +29,11 @@ def get_rooms(request: Request) -> RoomManager:
 def get_settings(request: Request) -> Settings:
     settings: Settings = request.app.state.settings
     return settings
+
+
+def get_open_sockets(request: Request) -> OpenSockets:
+    sockets: OpenSockets = request.app.state.open_sockets
+    return sockets
 
 
 SWEEP_ABOVE = 10_000
@@ -100,4 +106,5 @@ StoreDep = Annotated[Store, Depends(get_store)]
 RoomsDep = Annotated[RoomManager, Depends(get_rooms)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 PlayerDep = Annotated[models.Player, Depends(current_player)]
+OpenSocketsDep = Annotated[OpenSockets, Depends(get_open_sockets)]
 LimiterDep = Annotated[SignInLimiter, Depends(get_signin_limiter)]

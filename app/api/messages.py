@@ -26,6 +26,13 @@ class Message(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class Auth(Message):
+    """Only as a socket's first message: sign in as the player the token belongs to."""
+
+    type: Literal["auth"]
+    token: Annotated[StrictStr, Field(min_length=1, max_length=256)]
+
+
 class Sit(Message):
     type: Literal["sit"]
     seat: StrictInt
@@ -65,12 +72,13 @@ class Act(Message):
     action: dict[str, Any]
 
 
-Inbound = Annotated[Sit | Stand | AddBot | Start | Close | Hint | Seed | Act, Field(discriminator="type")]
+Inbound = Annotated[Auth | Sit | Stand | AddBot | Start | Close | Hint | Seed | Act,
+                    Field(discriminator="type")]
 INBOUND = TypeAdapter(Inbound)
-TYPES = ("sit", "stand", "add_bot", "start", "close", "hint", "seed", "act")
+TYPES = ("auth", "sit", "stand", "add_bot", "start", "close", "hint", "seed", "act")
 
 
-def parse_message(text: str) -> Sit | Stand | AddBot | Start | Close | Hint | Seed | Act:
+def parse_message(text: str) -> Auth | Sit | Stand | AddBot | Start | Close | Hint | Seed | Act:
     """The message in ``text``; raises :class:`MessageError` naming what is wrong."""
     try:
         raw = json.loads(text)

@@ -1,7 +1,9 @@
-"""The room WebSocket: ``/ws/rooms/{room_id}?token=<token>`` (no token: a spectator).
+"""The room WebSocket: ``/ws/rooms/{room_id}``, signed in by a first message ``{"type": "auth", "token"}``
+or by ``?token=<token>`` (never logged); without either, a spectator.
 
 Closing codes: 1003 for data that is not text, 1008 for policy (unknown room, wrong token, too many
-connections, too many messages), 1011 when the server itself fails. No error ever carries a trace.
+connections, too many messages), 1011 when the server itself fails, 4401 when the socket's token is
+revoked. No error ever carries a trace.
 """
 
 from __future__ import annotations
@@ -10,13 +12,29 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from functools import partial
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from app.api.messages import Act, AddBot, Close, Hint, Seed, Sit, Stand, Start, parse_message, ref_of
+from app.api.messages import (
+    Act,
+    AddBot,
+    Auth,
+    Close,
+    Hint,
+    Inbound,
+    Seed,
+    Sit,
+    Stand,
+    Start,
+    parse_message,
+    ref_of,
+)
+from app.api.sockets import CLOSE_REVOKED, OpenSockets
 from app.config import Settings
-from app.db.store import Store
+from app.db.store import Store, hash_token
 from app.games.base import Rejection
 from app.rooms.manager import RoomManager
 from app.rooms.room import Room
@@ -28,6 +46,13 @@ log = logging.getLogger(__name__)
 CLOSE_UNSUPPORTED_DATA = 1003
 CLOSE_POLICY = 1008
 CLOSE_SERVER_ERROR = 1011
+
+
+SignIn = Callable[[str], Awaitable[None]]
+
+
+class AuthRefused(Rejection):
+    code = "auth/refused"
 
 
 class ClosingError(Exception):
@@ -79,10 +104,13 @@ class SocketConnection(Connection):
     messages (at thousands of connections such waiting tasks were half of what each garbage
     collection scanned)."""
 
-    def __init__(self, websocket: WebSocket, player_id: str | None, name: str | None) -> None:
-        super().__init__(player_id, name)
+    def __init__(self, websocket: WebSocket) -> None:
+        super().__init__(player_id=None, name=None)
         self.websocket = websocket
         self.sending: set[asyncio.Task[None]] = set()
+        self.room: Room | None = None
+        self.token_hash: str | None = None
+        self.revoked = False
 
     def push(self, message: str) -> None:
         task = asyncio.create_task(self._send(message))
@@ -99,18 +127,54 @@ class SocketConnection(Connection):
         while self.sending:
             await asyncio.gather(*self.sending)
 
+    def revoke(self) -> None:
+        """The socket's token was revoked: it leaves its room at once, is told why and is closed; any
+        message it sent that is not yet handled is dropped."""
+        if self.revoked:
+            return
+        self.revoked = True
+        if self.room is not None:
+            _leave(self.room, self)
+        task = asyncio.create_task(self._close_revoked())
+        self.sending.add(task)
+        task.add_done_callback(self.sending.discard)
 
-async def _connection(websocket: WebSocket, store: Store, token: str | None) -> SocketConnection:
-    if token is None:
-        return SocketConnection(websocket, player_id=None, name=None)
+    async def _close_revoked(self) -> None:
+        await _close(self.websocket, CLOSE_REVOKED, "auth/revoked",
+                     "this sign-in has ended (signed out everywhere); sign in again to play")
+
+
+def _leave(room: Room, conn: SocketConnection) -> None:
+    if conn in room.connections:
+        room.disconnect(conn)
+
+
+async def _sign_in(conn: SocketConnection, store: Store, sockets: OpenSockets, token: str) -> None:
+    """Make ``conn`` the player's whose token this is; raises :class:`ClosingError` for a token that
+    is unknown or revoked."""
+    conn.token_hash = hash_token(token)
+    sockets.add(conn.token_hash, conn)
     player = await store.player_by_token(token)
-    if player is None:
+    if player is None or conn.revoked:
         raise ClosingError(CLOSE_POLICY, "auth/bad_token", "that token belongs to no player")
-    return SocketConnection(websocket, player_id=player.id, name=player.name)
+    conn.player_id, conn.name = player.id, player.name
 
 
-async def _handle(room: Room, conn: SocketConnection, text: str) -> None:
-    message = parse_message(text)
+async def _authenticate(room: Room, conn: SocketConnection, sign_in: SignIn, token: str,
+                        first: bool) -> None:
+    """The ``auth`` message: accepted as the first message of a socket opened without a token."""
+    if conn.token_hash is not None:
+        raise AuthRefused("this socket is already signed in (with ?token= on its address); send no "
+                          "auth message", code="auth/already_signed_in")
+    if not first:
+        raise AuthRefused("the auth message must be the socket's first message; open a new socket "
+                          "and send it first", code="auth/not_first")
+    await sign_in(token)
+    conn.push(encode_frame({"type": "authenticated", "player_id": conn.player_id, "name": conn.name}))
+    room.connect(conn)
+
+
+async def _handle(room: Room, conn: SocketConnection, message: Inbound) -> None:
     match message:
         case Sit(seat=seat):
             await room.sit(conn, seat)
@@ -141,10 +205,15 @@ async def _receive_text(websocket: WebSocket) -> str:
     return str(text)
 
 
-async def _read(websocket: WebSocket, room: Room, conn: SocketConnection, settings: Settings) -> None:
+async def _read(websocket: WebSocket, room: Room, conn: SocketConnection, settings: Settings,
+                sign_in: SignIn) -> None:
     limit = RateLimit(settings.ws_messages_per_second, settings.ws_message_burst)
+    received = 0
     while True:
         text = await _receive_text(websocket)
+        received += 1
+        if conn.revoked:
+            return
         if not limit.allow():
             raise ClosingError(CLOSE_POLICY, "message/rate_limited",
                                f"more than {settings.ws_messages_per_second:g} messages a second")
@@ -153,7 +222,13 @@ async def _read(websocket: WebSocket, room: Room, conn: SocketConnection, settin
                                   f"a message may hold at most {settings.max_message_bytes} bytes"))
             continue
         try:
-            await _handle(room, conn, text)
+            message = parse_message(text)
+            if isinstance(message, Auth):
+                await _authenticate(room, conn, sign_in, message.token, first=received == 1)
+            else:
+                await _handle(room, conn, message)
+        except ClosingError:
+            raise
         except Rejection as rejection:
             conn.push(error_frame(rejection.code, rejection.message, ref_of(text)))
         except Exception:
@@ -190,25 +265,32 @@ async def room_socket(websocket: WebSocket, room_id: str, token: str | None = No
         await _close(websocket, CLOSE_POLICY, "limit/connections",
                      f"at most {settings.max_connections_per_ip} connections from one address")
         return
+    sockets: OpenSockets = websocket.app.state.open_sockets
+    conn = SocketConnection(websocket)
     try:
-        await _serve(websocket, rooms, settings, room_id, token)
+        await _serve(conn, rooms, settings, room_id, partial(_sign_in, conn, rooms.store, sockets), token)
     finally:
         rooms.connections.close(ip)
+        if conn.token_hash is not None:
+            sockets.discard(conn.token_hash, conn)
 
 
-async def _serve(websocket: WebSocket, rooms: RoomManager, settings: Settings, room_id: str,
-                 token: str | None) -> None:
+async def _serve(conn: SocketConnection, rooms: RoomManager, settings: Settings, room_id: str,
+                 sign_in: SignIn, token: str | None) -> None:
+    websocket = conn.websocket
     try:
         room = rooms.rooms.get(room_id)
         if room is None:
             raise ClosingError(CLOSE_POLICY, "room/not_found", f"there is no room {room_id!r}")
-        conn = await _connection(websocket, rooms.store, token)
+        if token is not None:
+            await sign_in(token)
     except ClosingError as closing:
         await _close(websocket, closing.close_code, closing.code, closing.message)
         return
+    conn.room = room
     room.connect(conn)
     try:
-        await _read(websocket, room, conn, settings)
+        await _read(websocket, room, conn, settings, sign_in)
     except WebSocketDisconnect:
         pass
     except ClosingError as closing:
@@ -219,5 +301,5 @@ async def _serve(websocket: WebSocket, rooms: RoomManager, settings: Settings, r
         await conn.drain()
         await _close(websocket, CLOSE_SERVER_ERROR, "server/error", "the server failed; reconnect")
     finally:
-        room.disconnect(conn)
+        _leave(room, conn)
         await conn.drain()

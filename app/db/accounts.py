@@ -86,11 +86,12 @@ async def issue_token(sessions: async_sessionmaker[AsyncSession], player_id: str
     return token
 
 
-async def revoke_tokens(sessions: async_sessionmaker[AsyncSession], player_id: str) -> int:
-    """Revoke every token of the player that is still valid; returns how many."""
+async def revoke_tokens(sessions: async_sessionmaker[AsyncSession], player_id: str) -> list[str]:
+    """Revoke every token of the player that is still valid; returns the hashes of those revoked."""
     async with sessions.begin() as session:
-        done = await session.execute(
+        revoked = await session.scalars(
             update(models.Token)
             .where(models.Token.player_id == player_id, models.Token.revoked_at.is_(None))
-            .values(revoked_at=now()))
-    return int(getattr(done, "rowcount", 0) or 0)
+            .values(revoked_at=now())
+            .returning(models.Token.token_hash))
+        return list(revoked)

@@ -1,9 +1,11 @@
 // The room WebSocket with automatic reconnection (exponential backoff). It resends nothing by
-// itself: after a reconnection the server's next ``state`` message restores the table.
+// itself: after a reconnection the server's next ``state`` message restores the table. The token goes
+// in the first message, never in the address (addresses end up in logs).
 
 const FIRST_DELAY = 500;
 const MAX_DELAY = 5000;
 const POLICY_CLOSE = 1008;
+const REVOKED_CLOSE = 4401;
 // Refusals after which trying again later makes sense (the others, e.g. a wrong token or an
 // unknown room, close the connection for good).
 const RETRY_AFTER = new Set(["message/rate_limited", "limit/connections"]);
@@ -44,8 +46,7 @@ export class RoomSocket {
 
   url() {
     const scheme = window.location.protocol === "https:" ? "wss" : "ws";
-    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
-    return `${scheme}://${window.location.host}/ws/rooms/${encodeURIComponent(this.roomId)}${query}`;
+    return `${scheme}://${window.location.host}/ws/rooms/${encodeURIComponent(this.roomId)}`;
   }
 
   setStatus(status) {
@@ -60,6 +61,7 @@ export class RoomSocket {
     this.ws = ws;
     ws.addEventListener("open", () => {
       if (ws !== this.ws) return;
+      if (this.token) ws.send(JSON.stringify({ type: "auth", token: this.token }));
       this.attempt = 0;
       this.lastRefusal = null;
       hideBanner();
@@ -80,7 +82,8 @@ export class RoomSocket {
       if (ws !== this.ws) return;
       this.ws = null;
       if (this.stopped) return;
-      if (event.code === POLICY_CLOSE && !RETRY_AFTER.has(this.lastRefusal)) {
+      const refused = event.code === POLICY_CLOSE && !RETRY_AFTER.has(this.lastRefusal);
+      if (refused || event.code === REVOKED_CLOSE) {
         this.stopped = true;
         hideBanner();
         this.setStatus("closed");

@@ -91,11 +91,13 @@ class TableController {
       this.afterState(before, message);
       keepFocus(() => this.render());
     } else if (message.type === "error") {
-      if (message.code === "auth/bad_token") {
+      if (message.code === "auth/bad_token" || message.code === "auth/revoked") {
         forgetPlayer();
         playerChanged();
-        showMessage("This browser's player is unknown to the server. Reload the page to choose a name again.",
-          { code: message.code });
+        const why = message.code === "auth/revoked"
+          ? "This browser was signed out (sign out everywhere)."
+          : "This browser's player is unknown to the server.";
+        showMessage(`${why} Reload the page to sign in or choose a name again.`, { code: message.code });
         return;
       }
       if (message.code.startsWith("fairness/") && !message.ref) {

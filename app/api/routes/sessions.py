@@ -7,7 +7,7 @@ import math
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 
-from app.api.deps import LimiterDep, PlayerDep, StoreDep
+from app.api.deps import LimiterDep, OpenSocketsDep, PlayerDep, StoreDep
 from app.api.errors import ApiError, error_response
 from app.api.schemas import PlayerCreated, SessionCreate
 from app.db import accounts
@@ -48,12 +48,13 @@ async def sign_in(body: SessionCreate, request: Request, store: StoreDep,
 
 
 @router.delete("", status_code=204)
-async def sign_out_everywhere(player: PlayerDep, store: StoreDep) -> Response:
-    """Revoke every token of the calling player, the one sent included. Only for claimed accounts:
-    a guest would lose their account for good."""
+async def sign_out_everywhere(player: PlayerDep, store: StoreDep, sockets: OpenSocketsDep) -> Response:
+    """Revoke every token of the calling player, the one sent included, and close at once every room
+    socket opened with one of them (close code 4401, `auth/revoked`). Only for claimed accounts: a
+    guest would lose their account for good."""
     if player.claimed_at is None:
         raise ApiError(409, "account/not_claimed", "claim the account with a password first "
                                                    "(POST /api/players/{id}/claim), or you could never "
                                                    "sign in again")
-    await accounts.revoke_tokens(store.sessions, player.id)
+    sockets.revoke(await accounts.revoke_tokens(store.sessions, player.id))
     return Response(status_code=204)

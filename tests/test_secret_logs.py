@@ -1,0 +1,75 @@
+"""No token reaches the server's log: a real ``cardroom serve`` with uvicorn's access log on, a short
+session whose players sign their sockets in by the auth message and by ``?token=``, and the whole log
+searched for every token used."""
+
+from __future__ import annotations
+
+import logging
+
+import httpx2 as httpx
+import pytest
+from live import LiveClient, LiveServer
+from test_hazari_protocol import deck_giving
+from test_recovery import call_up, server  # noqa: F401  (the live server fixture)
+from websockets.sync.client import connect
+
+from app.redaction import REDACTED, RedactSecrets, redact
+
+
+def connect_by_address(player: LiveClient, room_id: str) -> None:
+    player.close()
+    url = f"ws://127.0.0.1:{player.server.port}/ws/rooms/{room_id}?token={player.token}"
+    player.ws = player.sockets.enter_context(connect(url, open_timeout=10))
+    player.until(lambda m: m["type"] == "state")
+
+
+def play_one_deal(live: LiveServer, players: list[LiveClient]) -> None:
+    room = live.post("/api/rooms", {"game": "hazari", "options": {
+        "target": 300, "decks": [deck_giving(0, dealer=0)], "first_dealer": 0}}, players[0].token)
+    for seat, player in enumerate(players):
+        if seat % 2:
+            connect_by_address(player, room["id"])
+        else:
+            player.connect(room["id"])
+        player.send({"type": "sit", "seat": seat})
+        player.state_where(lambda m, s=seat, p=player: m["room"]["seats"][s]["player_id"] == p.id)
+    players[0].send({"type": "start"})
+    for player in players:
+        call_up(player, 1)
+    players[0].state_where(lambda m: m["view"].get("deal") == 2 or m["room"]["status"] == "finished")
+
+
+def test_no_token_used_in_a_session_reaches_a_log_line(server: LiveServer) -> None:  # noqa: F811
+    players = [LiveClient(server, f"Logged {seat}") for seat in range(4)]
+    play_one_deal(server, players)
+    for player in players:
+        player.close()
+    httpx.get(f"{server.base}/api/players/{players[0].id}?token={players[0].token}", timeout=10)
+    httpx.get(f"{server.base}/api/rooms?a=1&access_token={players[1].token}", timeout=10)
+    with connect(f"ws://127.0.0.1:{server.port}/ws/rooms/nowhere?token={players[2].token}") as refused:
+        refused.recv(timeout=10)
+    server.stop()
+
+    log = server.log.read_text()
+    assert '"WebSocket /ws/rooms/' in log and "GET /api/players/" in log, "the access log was off"
+    assert f"token={REDACTED}" in log and f"access_token={REDACTED}" in log
+    for player in players:
+        assert player.token not in log, f"{player.token} is in the server's log"
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    ("GET /ws/rooms/r1?token=abc HTTP/1.1", f"GET /ws/rooms/r1?token={REDACTED} HTTP/1.1"),
+    ("/x?a=1&TOKEN=abc&b=2", f"/x?a=1&TOKEN={REDACTED}&b=2"),
+    ("/x?%74oken=abc", f"/x?%74oken={REDACTED}"),
+    ("/x?password=p;secret=s", f"/x?password={REDACTED};secret={REDACTED}"),
+    ("/x?tokens=kept&name=token", "/x?tokens=kept&name=token"),
+])
+def test_credential_parameters_are_redacted(line: str, expected: str) -> None:
+    assert redact(line) == expected
+
+
+def test_the_filter_redacts_the_arguments_uvicorn_formats() -> None:
+    record = logging.LogRecord("uvicorn.access", logging.INFO, __file__, 1, '%s - "%s %s HTTP/%s" %d',
+                               ("127.0.0.1:5", "GET", "/ws/rooms/r?token=secret", "1.1", 101), None)
+    assert RedactSecrets().filter(record)
+    assert record.args == ("127.0.0.1:5", "GET", f"/ws/rooms/r?token={REDACTED}", "1.1", 101)
