@@ -9,7 +9,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException
-from starlette.routing import Route
+from starlette.routing import Match, Mount
 
 from app.games.base import Rejection
 
@@ -23,6 +23,7 @@ STATUS_MEANINGS = {
     422: "the body or a parameter does not have the documented form",
     429: "too many requests from this address; `Retry-After` gives the seconds to wait",
 }
+METHODS = ("DELETE", "GET", "HEAD", "PATCH", "POST", "PUT")
 RETRY_AFTER = {"Retry-After": {"description": "seconds to wait before trying again",
                                "schema": {"type": "integer"}}}
 
@@ -99,7 +100,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
 def allowed_methods(request: Request) -> str:
     """The methods some route takes at this path; the static client's files take GET and HEAD."""
-    methods = {method for route in request.app.routes if isinstance(route, Route)
-               and route.methods and route.path_regex.match(request.url.path)
-               for method in route.methods}
-    return ", ".join(sorted(methods or {"GET", "HEAD"}))
+    allowed = [method for method in METHODS if any(
+        not isinstance(route, Mount) and route.matches({**request.scope, "method": method})[0] == Match.FULL
+        for route in request.app.router.routes)]
+    return ", ".join(allowed or ["GET", "HEAD"])
