@@ -24,6 +24,10 @@ class Settings(BaseSettings):
     ws_message_burst: float = 40.0
     max_connections_per_ip: int = 50
     max_rooms_per_player: int = 5
+    guests_per_hour: int = 20
+    room_idle_minutes: float = 30.0
+    room_sweep_seconds: float = 60.0
+    rooms_page_max: int = 100
     grace_period: float = 60.0
     seed_wait: float = 3.0
     turn_seconds_public: int = 30

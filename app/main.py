@@ -7,10 +7,12 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 from fastapi.staticfiles import StaticFiles
 
+from app.api.deps import reject_control_characters
 from app.api.errors import install_error_handlers
+from app.api.limits import WindowLimit
 from app.api.routes import games, health, leaderboard, matches, players, rooms, sessions
 from app.api.sockets import OpenSockets
 from app.api.ws import router as ws_router
@@ -22,6 +24,7 @@ from app.redaction import install_redaction
 from app.rooms.manager import RoomManager
 from app.rooms.seating import Timing
 
+GUEST_WINDOW_SECONDS = 3600.0
 FRONTEND_DIR = Path(__file__).resolve().parents[1] / "frontend"
 
 
@@ -36,6 +39,7 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True)
         engine = make_engine(settings.database_url)
         store = Store(make_sessionmaker(engine))
         app.state.settings = settings
+        app.state.guest_limit = WindowLimit(settings.guests_per_hour, GUEST_WINDOW_SECONDS)
         app.state.store = store
         app.state.rooms = RoomManager(
             store, Timing(auto_pause=settings.reveal_pause, bot_delay=settings.bot_delay,
@@ -44,8 +48,10 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True)
             test_mode=settings.test_mode, bot_stack=settings.starting_chips,
             turn_seconds=settings.turn_seconds_public,
             max_rooms_per_player=settings.max_rooms_per_player,
-            max_connections_per_ip=settings.max_connections_per_ip)
+            max_connections_per_ip=settings.max_connections_per_ip,
+            idle_minutes=settings.room_idle_minutes)
         await app.state.rooms.restore()
+        app.state.rooms.start_sweeping(settings.room_sweep_seconds)
         try:
             yield
         finally:
@@ -59,7 +65,7 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True)
     app.state.open_sockets = OpenSockets()
     for router in (players.router, sessions.router, games.router, rooms.router, matches.router,
                    leaderboard.router, health.router):
-        app.include_router(router)
+        app.include_router(router, dependencies=[Depends(reject_control_characters)])
     app.include_router(ws_router)
     app.mount("/", StaticFiles(directory=FRONTEND_DIR, html=True), name="frontend")
     return app

@@ -82,7 +82,8 @@ def start_server(port: int, pg_host: str, log: Path) -> subprocess.Popen[bytes]:
            "CARDROOM_DATABASE_URL": f"postgresql+asyncpg://postgres@{pg_host}:5432/{DATABASE}",
            "CARDROOM_PORT": str(port), "CARDROOM_REVEAL_PAUSE": "0", "CARDROOM_BOT_DELAY": "0",
            "CARDROOM_SEED_WAIT": "0", "CARDROOM_MAX_CONNECTIONS_PER_IP": "100000",
-           "CARDROOM_MAX_ROOMS_PER_PLAYER": "100000", "CARDROOM_ECHO_ENDPOINT": "1",
+           "CARDROOM_MAX_ROOMS_PER_PLAYER": "100000", "CARDROOM_GUESTS_PER_HOUR": "100000",
+           "CARDROOM_ECHO_ENDPOINT": "1",
            "CARDROOM_LOG_LEVEL": "warning"}
 
     def more_files() -> None:

@@ -183,3 +183,41 @@ def test_test_mode_options_are_refused_outside_test_mode(fresh_sqlite_url: str) 
                                   headers=owner.auth)
             assert response.status_code == 400
             assert response.json()["error"]["code"] == "options/test_mode_only"
+
+
+FAR_OFFSETS = ["9999-12-31T23:59:59-23:59", "0001-01-01T00:00:00+23:59"]
+
+
+@pytest.mark.parametrize("moment", FAR_OFFSETS)
+def test_a_time_that_leaves_the_calendar_in_utc_is_refused(db_client: TestClient, moment: str) -> None:
+    player = Client(db_client, "Timely")
+    for path in ("/api/matches", f"/api/players/{player.id}/matches.ndjson"):
+        response = db_client.get(path, params={"since": moment})
+        assert response.status_code == 400, response.text
+        error = response.json()["error"]
+        assert error["code"] == "request/bad_filter" and "since" in error["message"]
+
+
+@pytest.mark.parametrize("path", ["/api/players/a%00b", "/api/matches/a%00b", "/api/rooms/a%00b",
+                                  "/api/matches?player=a%00b", "/api/matches?opponent=x%00&player=y",
+                                  "/api/players/a%00b/matches.ndjson", "/api/leaderboard?game=azi%00"])
+def test_a_nul_byte_in_an_id_or_filter_is_named(db_client: TestClient, path: str) -> None:
+    response = db_client.get(path)
+    assert response.status_code == 400, response.text
+    assert response.json()["error"]["code"] == "request/bad_character"
+    assert "control character" in response.json()["error"]["message"]
+
+
+def test_a_nul_byte_in_a_sign_in_name_is_named(db_client: TestClient) -> None:
+    response = db_client.post("/api/sessions", json={"name": "Ad\x00min", "password": "secret"})
+    assert response.status_code == 422, response.text
+    assert "name" in response.json()["error"]["message"]
+
+
+def test_a_wrong_method_names_the_allowed_ones(client: TestClient) -> None:
+    for path, allowed in (("/api/rooms", "GET, POST"), ("/api/sessions", "DELETE, POST"),
+                          ("/api/health", "GET"), ("/index.html", "GET, HEAD")):
+        response = client.put(path)
+        assert response.status_code == 405, path
+        assert response.headers["Allow"] == allowed
+        assert response.json()["error"]["code"] == "request/method_not_allowed"

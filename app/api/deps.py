@@ -85,6 +85,20 @@ def get_signin_limiter(request: Request) -> SignInLimiter:
     return limiter
 
 
+def has_control_character(text: str) -> bool:
+    return any(ord(char) < 32 or ord(char) == 127 for char in text)
+
+
+def reject_control_characters(request: Request) -> None:
+    """No id, filter or cursor holds a control character (PostgreSQL cannot even store NUL): say which
+    parameter has one instead of failing further in."""
+    params = [*request.path_params.items(), *request.query_params.multi_items()]
+    for name, value in params:
+        if isinstance(value, str) and has_control_character(value):
+            raise ApiError(400, "request/bad_character",
+                           f"parameter {name!r} holds a control character ({value!r})")
+
+
 def bearer_token(authorization: str | None) -> str:
     if not authorization:
         raise ApiError(401, "auth/missing_token", "send the header 'Authorization: Bearer <token>'")

@@ -2,12 +2,51 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel
 from starlette.exceptions import HTTPException
+from starlette.routing import Match, Mount
 
 from app.games.base import Rejection
+
+STATUS_MEANINGS = {
+    400: "the input is wrong; the message names what and why",
+    401: "no token, or one that belongs to no player",
+    403: "the token's player may not do this",
+    404: "no such thing",
+    409: "it conflicts with what is there",
+    413: "the body is too large",
+    422: "the body or a parameter does not have the documented form",
+    429: "too many requests from this address; `Retry-After` gives the seconds to wait",
+}
+METHODS = ("DELETE", "GET", "HEAD", "PATCH", "POST", "PUT")
+RETRY_AFTER = {"Retry-After": {"description": "seconds to wait before trying again",
+                               "schema": {"type": "integer"}}}
+
+
+class ErrorDetail(BaseModel):
+    code: str
+    message: str
+
+
+class ErrorBody(BaseModel):
+    """Every error answer: a stable ``code`` (``area/what``) and a sentence for people."""
+
+    error: ErrorDetail
+
+
+def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI ``responses`` of a route's error answers (400 and 422 are always possible)."""
+    documented: dict[int | str, dict[str, Any]] = {}
+    for status in sorted({400, 422, *statuses}):
+        documented[status] = {"model": ErrorBody, "description": STATUS_MEANINGS[status]}
+        if status == 429:
+            documented[status]["headers"] = RETRY_AFTER
+    return documented
 
 
 class ApiError(Exception):
@@ -45,11 +84,23 @@ def install_error_handlers(app: FastAPI) -> None:
         return error_response(422, "request/invalid", _describe(error))
 
     @app.exception_handler(HTTPException)
-    async def http_error(_request: Request, error: HTTPException) -> JSONResponse:
+    async def http_error(request: Request, error: HTTPException) -> JSONResponse:
         code = {404: "request/not_found", 405: "request/method_not_allowed"}.get(
             error.status_code, "request/error")
-        return error_response(error.status_code, code, str(error.detail))
+        response = error_response(error.status_code, code, str(error.detail))
+        response.headers.update(error.headers or {})
+        if error.status_code == 405:
+            response.headers["Allow"] = allowed_methods(request)
+        return response
 
     @app.exception_handler(Exception)
     async def server_error(_request: Request, _error: Exception) -> JSONResponse:
         return error_response(500, "server/error", "the server failed to answer; try again")
+
+
+def allowed_methods(request: Request) -> str:
+    """The methods some route takes at this path; the static client's files take GET and HEAD."""
+    allowed = [method for method in METHODS if any(
+        not isinstance(route, Mount) and route.matches({**request.scope, "method": method})[0] == Match.FULL
+        for route in request.app.router.routes)]
+    return ", ".join(allowed or ["GET", "HEAD"])

@@ -58,6 +58,13 @@ class SessionCreate(Strict):
     name: str = Field(min_length=1, max_length=40)
     password: str = Field(min_length=1, max_length=256)
 
+    @field_validator("name")
+    @classmethod
+    def name_is_printable(cls, name: str) -> str:
+        if not name.isprintable():
+            raise ValueError("a name holds only visible characters and spaces")
+        return name
+
 
 class LeaderboardEntry(BaseModel):
     rank: int

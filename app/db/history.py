@@ -51,17 +51,18 @@ class HistoryFilter:
     rated: bool | None = None
 
 
-def encode_cursor(key: SortKey) -> str:
+def encode_cursor(key: SortKey, tag: str = CURSOR_TAG) -> str:
+    """A sort key (a moment and an id) as an opaque cursor; ``tag`` says which list gave it out."""
     stamp, match_id = key
-    raw = f"{CURSOR_TAG}|{stamp.isoformat()}|{match_id}".encode()
+    raw = f"{tag}|{stamp.isoformat()}|{match_id}".encode()
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
-def decode_cursor(cursor: str) -> SortKey:
+def decode_cursor(cursor: str, tag: str = CURSOR_TAG) -> SortKey:
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
-        tag, stamp, match_id = raw.split("|", 2)
-        if tag != CURSOR_TAG or not match_id or len(match_id) > 32:
+        given_tag, stamp, match_id = raw.split("|", 2)
+        if given_tag != tag or not match_id or len(match_id) > 32 or not match_id.isprintable():
             raise ValueError(raw)
         moment = datetime.fromisoformat(stamp)
         if moment.tzinfo is not None:

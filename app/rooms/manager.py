@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from datetime import datetime, timedelta
 from typing import Any
 
 from app.db import models
@@ -11,6 +16,8 @@ from app.games.cards import Card, check_deck, parse_cards
 from app.games.registry import ENGINES
 from app.rooms.room import Room
 from app.rooms.seating import ChipRules, Occupant, RoomError, TestSetup, Timing
+
+log = logging.getLogger(__name__)
 
 TEST_OPTIONS = ("decks", "first_dealer")
 CHIP_GAMES = frozenset({"azi"})
@@ -95,7 +102,12 @@ class ConnectionCounter:
 class RoomManager:
     def __init__(self, store: Store, timing: Timing, test_mode: bool, bot_stack: int,
                  turn_seconds: int = 0, max_rooms_per_player: int = 5,
-                 max_connections_per_ip: int = 50) -> None:
+                 max_connections_per_ip: int = 50, idle_minutes: float = 30.0,
+                 clock: Callable[[], datetime] = now) -> None:
+        self.idle = timedelta(minutes=idle_minutes)
+        self.clock = clock
+        self.player_seen: dict[str, datetime] = {}
+        self._sweeping: asyncio.Task[None] | None = None
         self.turn_seconds = turn_seconds
         self.max_rooms_per_player = max_rooms_per_player
         self.connections = ConnectionCounter(max_connections_per_ip)
@@ -104,6 +116,7 @@ class RoomManager:
         self.test_mode = test_mode
         self.bot_stack = bot_stack
         self.rooms: dict[str, Room] = {}
+        self.created_at: dict[str, datetime] = {}
 
     def _room(self, row: models.Room, test_setup: TestSetup | None, seats: int | None = None) -> Room:
         engine = ENGINES[row.game]
@@ -114,6 +127,7 @@ class RoomManager:
                     owner_id=row.owner_id, store=self.store, timing=self.timing, test_setup=test_setup,
                     seats=seats, chips=chips, turn_seconds=turn_seconds)
         room.busy_elsewhere = lambda player_id: self._at_chip_table(player_id, room)
+        self.created_at[row.id] = row.created_at
         return room
 
     def _at_chip_table(self, player_id: str, asking: Room) -> bool:
@@ -144,16 +158,24 @@ class RoomManager:
         room = self._room(row, test_setup)
         await self.store.create_room(row, seats=len(room.seats))
         self.rooms[room.id] = room
+        self.player_seen[room.id] = row.created_at
         return room
 
     async def restore(self) -> int:
-        """Bring back every unfinished room and its match, as they were stored; returns how many."""
-        saved_rooms = await self.store.unfinished_rooms()
-        for saved in saved_rooms:
+        """Bring back every unfinished room and its match, as they were stored; returns how many.
+        A room whose match has not started within the idle time of its making is closed instead."""
+        restored = 0
+        moment = self.clock()
+        for saved in await self.store.unfinished_rooms():
+            if saved.match is None and moment - saved.room.created_at >= self.idle:
+                await self.store.set_room_status(saved.room.id, "finished")
+                continue
             room = self._rebuild(saved)
             self.rooms[room.id] = room
+            self.player_seen[room.id] = moment
             room.schedule()
-        return len(saved_rooms)
+            restored += 1
+        return restored
 
     def _rebuild(self, saved: SavedRoom) -> Room:
         row = saved.room
@@ -173,6 +195,48 @@ class RoomManager:
     def public_rooms(self) -> list[Room]:
         return [room for room in self.rooms.values() if not room.private and room.status != "finished"]
 
+    def public_listing(self) -> list[tuple[tuple[datetime, str], Room]]:
+        """The public rooms not finished, each with its place in the lobby's order."""
+        return [((self.created_at[room.id], room.id), room) for room in self.public_rooms()]
+
+    def is_idle(self, room: Room, moment: datetime) -> bool:
+        """Whether nobody has used ``room`` for the idle time: its match has not started since the
+        room was made, or no player (a connection with a token) has been connected to it."""
+        if room.state is None and moment - self.created_at[room.id] >= self.idle:
+            return True
+        return moment - self.player_seen[room.id] >= self.idle
+
+    async def sweep(self) -> None:
+        """Close the rooms nobody uses (:meth:`is_idle`) and forget the finished ones nobody watches."""
+        moment = self.clock()
+        for room in list(self.rooms.values()):
+            if any(conn.player_id is not None for conn in room.connections):
+                self.player_seen[room.id] = moment
+            if room.status != "finished" and self.is_idle(room, moment):
+                await room.expire()
+            if room.status == "finished" and not room.connections:
+                await self._forget(room)
+
+    async def _forget(self, room: Room) -> None:
+        await room.close()
+        for held in (self.rooms, self.created_at, self.player_seen):
+            held.pop(room.id, None)
+
+    def start_sweeping(self, every: float) -> None:
+        self._sweeping = asyncio.create_task(self._sweep_every(every))
+
+    async def _sweep_every(self, every: float) -> None:
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("sweeping idle rooms failed")
+
     async def close(self) -> None:
+        if self._sweeping is not None:
+            self._sweeping.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeping
         for room in self.rooms.values():
             await room.close()

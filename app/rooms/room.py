@@ -379,10 +379,7 @@ class Room:
             if self.status == "finished":
                 raise RoomError("the room is already closed", code="room/finished")
             if self.state is None:
-                await self.store.set_room_status(self.id, "finished")
-                self.status = "finished"
-                self.version += 1
-                self.broadcast()
+                await self._close_unstarted()
                 return
             close = getattr(self.engine, "close", None)
             if close is None:
@@ -392,6 +389,26 @@ class Room:
             self._log(record, None, {"kind": "close"})
             state = self._absorb(close(self.state), record)
             await self._store_then_commit(state, record)
+
+    async def _close_unstarted(self) -> None:
+        await self.store.set_room_status(self.id, "finished")
+        self.status = "finished"
+        self.version += 1
+        self.broadcast()
+
+    async def expire(self) -> None:
+        """Close a room nobody uses: one not started at once; in one whose match is in play the
+        autopilot takes every person's seat and plays the match to its end."""
+        async with self.lock:
+            if self.status == "finished":
+                return
+            if self.state is None:
+                await self._close_unstarted()
+                return
+            for seat in range(len(self.seats)):
+                self._autopilot(seat, True)
+            self.broadcast()
+        self.schedule()
 
     def _acting_seat(self, conn: Connection) -> int:
         player_id = self._require_player(conn)

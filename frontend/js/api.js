@@ -10,7 +10,8 @@ export class ApiError extends Error {
   }
 }
 
-export async function api(path, { method = "GET", body = undefined, token = undefined } = {}) {
+/** The answer to one request, after its status: ``{response, data}``; an error answer throws. */
+async function send(path, { method = "GET", body = undefined, token = undefined } = {}) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -31,7 +32,11 @@ export async function api(path, { method = "GET", body = undefined, token = unde
     throw new ApiError(response.status, problem.code || `http/${response.status}`,
       problem.message || `the server answered ${response.status}`);
   }
-  return data;
+  return { response, data };
+}
+
+export async function api(path, options = {}) {
+  return (await send(path, options)).data;
 }
 
 /** The saved guest: ``{id, name, token}``, or null. */
@@ -61,7 +66,13 @@ export async function createPlayer(name) {
 
 export const getPlayer = (id) => api(`/api/players/${encodeURIComponent(id)}`);
 export const getGames = () => api("/api/games");
-export const getRooms = () => api("/api/rooms");
+
+/** A page of the lobby's rooms, newest first, and the address of the next page (null on the last). */
+export async function getRooms(path = "/api/rooms") {
+  const { response, data } = await send(path);
+  const next = /<([^>]+)>;\s*rel="next"/.exec(response.headers.get("Link") || "");
+  return { rooms: data, next: next ? next[1] : null };
+}
 export const getRoom = (id) => api(`/api/rooms/${encodeURIComponent(id)}`);
 export const getMatch = (id) => api(`/api/matches/${encodeURIComponent(id)}`);
 

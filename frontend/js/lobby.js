@@ -62,16 +62,33 @@ function roomRow(room) {
     room.status === "playing" ? "Watch" : "Join"));
 }
 
-async function loadRooms(list) {
+function moreButton(next) {
+  const item = h("li", { class: "more" });
+  const showMore = () => {
+    const list = item.parentNode;
+    item.remove();
+    appendRooms(list, next);
+  };
+  item.appendChild(h("button", { type: "button", onclick: showMore }, "More rooms"));
+  return item;
+}
+
+async function appendRooms(list, path) {
   try {
-    const rooms = await getRooms();
-    clear(list);
-    if (rooms.length === 0) list.appendChild(h("li", { class: "muted" }, "No open rooms. Create one below."));
+    const { rooms, next } = await getRooms(path);
     for (const room of rooms) list.appendChild(roomRow(room));
+    if (next) list.appendChild(moreButton(next));
   } catch (error) {
-    clear(list);
     list.appendChild(h("li", { class: "muted" }, `Rooms could not be loaded (${error.message}).`));
   }
+}
+
+async function loadRooms(list) {
+  const fresh = h("ul");
+  await appendRooms(fresh, undefined);
+  clear(list);
+  if (fresh.children.length === 0) list.appendChild(h("li", { class: "muted" }, "No open rooms. Create one below."));
+  list.append(...fresh.children);
 }
 
 function optionField(game, spec) {

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
+from app.api.errors import error_responses
 from app.api.schemas import GameInfo
 from app.games.registry import ENGINES
 from app.rooms.manager import TURN_SECONDS
@@ -11,7 +12,7 @@ from app.rooms.manager import TURN_SECONDS
 router = APIRouter(prefix="/api/games", tags=["games"])
 
 
-@router.get("", response_model=list[GameInfo])
+@router.get("", response_model=list[GameInfo], responses=error_responses())
 async def list_games() -> list[GameInfo]:
     return [GameInfo(game=engine.name, name=engine.title, min_seats=engine.min_seats,
                      max_seats=engine.max_seats,

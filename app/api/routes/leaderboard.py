@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request
 
 from app.api.deps import SettingsDep, StoreDep
-from app.api.errors import ApiError
+from app.api.errors import ApiError, error_responses
 from app.api.routes.matches import check_known, parse_game, parse_limit
 from app.api.schemas import Leaderboard, LeaderboardEntry
 from app.db.ratings import leaderboard
@@ -15,7 +15,7 @@ from app.db.ratings import leaderboard
 router = APIRouter(prefix="/api/leaderboard", tags=["ratings"])
 
 
-@router.get("", response_model=Leaderboard)
+@router.get("", response_model=Leaderboard, responses=error_responses())
 async def read_leaderboard(
         request: Request, store: StoreDep, settings: SettingsDep,
         game: Annotated[str | None, Query(max_length=20, description="required")] = None,

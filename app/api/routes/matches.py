@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 
 from app.api.deps import SettingsDep, StoreDep
-from app.api.errors import ApiError
+from app.api.errors import ApiError, error_responses
 from app.api.schemas import MatchPage
 from app.db import models
 from app.db.history import HistoryFilter, list_matches, match_detail
@@ -52,9 +52,13 @@ def parse_moment(name: str, raw: str | None) -> datetime | None:
     except ValueError as error:
         raise ApiError(400, "request/bad_filter", f"{name} must be an ISO 8601 timestamp such as "
                                                   f"'2026-01-31T18:00:00Z', got {raw!r}") from error
-    if moment.tzinfo is not None:
-        moment = moment.astimezone(UTC).replace(tzinfo=None)
-    return moment
+    if moment.tzinfo is None:
+        return moment
+    try:
+        return moment.astimezone(UTC).replace(tzinfo=None)
+    except OverflowError as error:
+        raise ApiError(400, "request/bad_filter", f"{name} {raw!r} falls outside the years 1 to 9999 "
+                                                  "once moved to UTC") from error
 
 
 def parse_game(raw: str | None) -> str | None:
@@ -92,7 +96,7 @@ async def history_filter(store: Store, params: dict[str, str | None]) -> History
                          rated=None if rated is None else BOOLEANS[rated.lower()])
 
 
-@router.get("", response_model=MatchPage)
+@router.get("", response_model=MatchPage, responses=error_responses(404))
 async def list_match_history(
         request: Request, store: StoreDep, settings: SettingsDep,
         player: Annotated[str | None, Query(max_length=64, description="a player id")] = None,
@@ -117,7 +121,7 @@ async def list_match_history(
     return MatchPage(matches=matches, next=cursor)
 
 
-@router.get("/{match_id}")
+@router.get("/{match_id}", responses=error_responses(404))
 async def read_match(match_id: str, store: StoreDep) -> dict[str, Any]:
     """Everything needed to replay a finished match: options, first dealer, stacks, every deck, the
     whole log, each deal's points, the result and the ratings it moved."""

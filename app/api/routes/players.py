@@ -9,10 +9,11 @@ from datetime import timedelta
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import StreamingResponse
+from fastapi.responses import JSONResponse, StreamingResponse
 
 from app.api.deps import PlayerDep, RoomsDep, SettingsDep, StoreDep
-from app.api.errors import ApiError
+from app.api.errors import ApiError, error_responses
+from app.api.limits import WindowLimit, client_address, too_many
 from app.api.routes.matches import FILTERS, check_known, history_filter
 from app.api.schemas import AccountClaim, PlayerCreate, PlayerCreated, PlayerPublic
 from app.db import accounts
@@ -26,10 +27,17 @@ router = APIRouter(prefix="/api/players", tags=["players"])
 CLAIM_ERRORS = {"account/already_claimed": 409, "account/name_taken": 409, "player/not_found": 404}
 
 
-@router.post("", status_code=201, response_model=PlayerCreated)
-async def create_player(body: PlayerCreate, store: StoreDep, settings: SettingsDep) -> PlayerCreated:
+@router.post("", status_code=201, response_model=PlayerCreated, responses=error_responses(409, 429))
+async def create_player(body: PlayerCreate, request: Request, store: StoreDep,
+                        settings: SettingsDep) -> PlayerCreated | JSONResponse:
     """A guest account. Keep ``token``: it is the player's only credential. The name of a claimed
-    account (compared ignoring case) is refused."""
+    account (compared ignoring case) is refused. One address makes at most
+    ``CARDROOM_GUESTS_PER_HOUR`` guests an hour; more are refused with 429 and ``Retry-After``."""
+    guest_limit: WindowLimit = request.app.state.guest_limit
+    wait = guest_limit.take(client_address(request))
+    if wait is not None:
+        return too_many("player/too_many_guests", f"this address has made {guest_limit.limit} guest "
+                        "accounts in the last hour, the most it may", wait)
     async with store.sessions() as session:
         if await accounts.name_is_claimed(session, body.name):
             raise ApiError(409, "player/name_taken", f"the name {body.name!r} belongs to a claimed "
@@ -39,7 +47,7 @@ async def create_player(body: PlayerCreate, store: StoreDep, settings: SettingsD
     return PlayerCreated(id=player.id, name=player.name, token=token, chips=chips)
 
 
-@router.post("/{player_id}/top-up", response_model=PlayerPublic)
+@router.post("/{player_id}/top-up", response_model=PlayerPublic, responses=error_responses(401, 403, 404))
 async def top_up_player(player_id: str, player: PlayerDep, store: StoreDep, rooms: RoomsDep,
                         settings: SettingsDep) -> PlayerPublic:
     """A player holding fewer chips than the smallest stake (setting ``CARDROOM_TOPUP_BELOW``) gets
@@ -54,7 +62,8 @@ async def top_up_player(player_id: str, player: PlayerDep, store: StoreDep, room
     return await read_player(player_id, store)
 
 
-@router.post("/{player_id}/claim", response_model=PlayerPublic)
+@router.post("/{player_id}/claim", response_model=PlayerPublic,
+             responses=error_responses(401, 403, 404, 409))
 async def claim_account(player_id: str, body: AccountClaim, player: PlayerDep,
                         store: StoreDep) -> PlayerPublic:
     """The guest keeps their account: a password (8 characters or more) to sign in with from any
@@ -70,7 +79,7 @@ async def claim_account(player_id: str, body: AccountClaim, player: PlayerDep,
     return await read_player(player_id, store)
 
 
-@router.get("/{player_id}", response_model=PlayerPublic)
+@router.get("/{player_id}", response_model=PlayerPublic, responses=error_responses(404))
 async def read_player(player_id: str, store: StoreDep) -> PlayerPublic:
     """The profile: chips, statistics per game, whether the account is claimed, the rating per game
     and the rating after each of the last 100 rated matches (newest first)."""
@@ -93,7 +102,7 @@ async def _ndjson(batches: AsyncIterator[list[dict[str, Any]]]) -> AsyncIterator
 
 
 @router.get("/{player_id}/matches.ndjson", response_class=StreamingResponse,
-            responses={200: {"content": {"application/x-ndjson": {}}}})
+            responses={200: {"content": {"application/x-ndjson": {}}}, **error_responses(404)})
 async def stream_player_matches(
         player_id: str, request: Request, store: StoreDep, settings: SettingsDep,
         game: Annotated[str | None, Query(max_length=20)] = None,

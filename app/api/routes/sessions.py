@@ -8,7 +8,7 @@ from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 
 from app.api.deps import LimiterDep, OpenSocketsDep, PlayerDep, StoreDep
-from app.api.errors import ApiError, error_response
+from app.api.errors import ApiError, error_response, error_responses
 from app.api.schemas import PlayerCreated, SessionCreate
 from app.db import accounts
 from app.db.store import player_account
@@ -21,7 +21,7 @@ def _limit_keys(request: Request, name: str) -> list[str]:
     return [f"name:{accounts.name_key(name)}", f"ip:{client}"]
 
 
-@router.post("", status_code=201, response_model=PlayerCreated)
+@router.post("", status_code=201, response_model=PlayerCreated, responses=error_responses(401, 429))
 async def sign_in(body: SessionCreate, request: Request, store: StoreDep,
                   limiter: LimiterDep) -> PlayerCreated | JSONResponse:
     """A new token for the claimed account with this name (ignoring case) and password. After
@@ -47,7 +47,7 @@ async def sign_in(body: SessionCreate, request: Request, store: StoreDep,
     return PlayerCreated(id=player.id, name=player.name, token=token, chips=chips)
 
 
-@router.delete("", status_code=204)
+@router.delete("", status_code=204, responses=error_responses(401, 409))
 async def sign_out_everywhere(player: PlayerDep, store: StoreDep, sockets: OpenSocketsDep) -> Response:
     """Revoke every token of the calling player, the one sent included, and close at once every room
     socket opened with one of them (close code 4401, `auth/revoked`). Only for claimed accounts: a
