@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import URL, make_url, text
 from sqlalchemy.ext.asyncio import create_async_engine
 from starlette.testclient import TestClient
 from support import make_settings
@@ -17,9 +17,33 @@ from support import make_settings
 from app.db import migrate
 from app.main import create_app
 
-POSTGRES_URL = os.environ.get("CARDROOM_TEST_POSTGRES_URL",
-                              "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
+BASE_POSTGRES_URL = make_url(os.environ.get("CARDROOM_TEST_POSTGRES_URL",
+                                           "postgresql+asyncpg://postgres@127.0.0.1:5432/test"))
+XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER")
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def worker_database(base: URL, worker: str | None) -> URL:
+    """Under pytest-xdist each worker has a database of its own, named after the base one and the
+    worker (``test_gw0``); a run without workers uses the base database itself."""
+    if worker is None:
+        return base
+    return base.set(database=f"{base.database}_{worker}")
+
+
+POSTGRES_URL = worker_database(BASE_POSTGRES_URL, XDIST_WORKER).render_as_string(hide_password=False)
+
+
+async def _create_or_drop_worker_database(create: bool) -> None:
+    name = make_url(POSTGRES_URL).database
+    engine = create_async_engine(BASE_POSTGRES_URL, isolation_level="AUTOCOMMIT")
+    try:
+        async with engine.connect() as connection:
+            await connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+            if create:
+                await connection.execute(text(f'CREATE DATABASE "{name}"'))
+    finally:
+        await engine.dispose()
 
 
 async def _reset_postgres(url: str) -> None:
@@ -34,6 +58,8 @@ async def _reset_postgres(url: str) -> None:
 
 def _postgres_reachable(url: str) -> str | None:
     try:
+        if XDIST_WORKER is not None:
+            asyncio.run(_create_or_drop_worker_database(create=True))
         asyncio.run(_reset_postgres(url))
     except Exception as error:  # any failure to reach the server means "not here"
         return f"{type(error).__name__}: {error}"
@@ -57,7 +83,9 @@ def sqlite_url(sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory) 
 
 
 @pytest.fixture(scope="session")
-def postgres_url() -> str:
+def postgres_url() -> Iterator[str]:
+    """The PostgreSQL database of this session (of this xdist worker), migrated; a worker's own
+    database is dropped when the session ends."""
     problem = _postgres_reachable(POSTGRES_URL)
     if problem is not None:
         if IN_CI:
@@ -65,7 +93,11 @@ def postgres_url() -> str:
         print(f"\nNOTICE: PostgreSQL tests skipped, no server at {POSTGRES_URL}: {problem}")
         pytest.skip(f"no PostgreSQL at {POSTGRES_URL}")
     migrate.upgrade(POSTGRES_URL)
-    return POSTGRES_URL
+    try:
+        yield POSTGRES_URL
+    finally:
+        if XDIST_WORKER is not None:
+            asyncio.run(_create_or_drop_worker_database(create=False))
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])

@@ -125,6 +125,16 @@ def seat_all(players: Sequence[Client], room_id: str, stack: ExitStack) -> None:
         player.state_where(lambda m, s=seat, p=player: m["room"]["seats"][s]["player_id"] == p.id)
 
 
+def seat_owner_with_bots(owner: Any, level: str = "random") -> None:
+    """``owner`` (a ``Client`` or a ``LiveClient``, connected) sits at seat 0 and fills the other
+    seats with bots of ``level``."""
+    owner.send({"type": "sit", "seat": 0})
+    owner.state_where(lambda m: m["room"]["seats"][0]["player_id"] == owner.id)
+    for seat in (1, 2, 3):
+        owner.send({"type": "add_bot", "seat": seat, "level": level})
+    owner.state_where(lambda m: all(s["bot"] for s in m["room"]["seats"][1:]))
+
+
 def card_strings(value: Any) -> Iterator[str]:
     """Every string anywhere inside a JSON value that names a card."""
     if isinstance(value, str):

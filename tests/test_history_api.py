@@ -18,7 +18,7 @@ import pytest
 from alembic import command
 from sqlalchemy import text
 from starlette.testclient import TestClient
-from support import Client, seat_all
+from support import Client, seat_all, seat_owner_with_bots
 from test_hazari_protocol import GROUPS, deck_giving, hand_text
 from test_replays import app_client, play_out
 
@@ -57,11 +57,7 @@ def bot_match(owner: Client, game: str, options: dict[str, Any], seed: int = 1) 
     """``owner`` at seat 0 with random bots in the other seats plays a whole match."""
     room_id = owner.create_room(game, options, private=True)
     with owner.connected(room_id):
-        owner.send({"type": "sit", "seat": 0})
-        owner.state_where(lambda m: m["room"]["seats"][0]["player_id"] == owner.id)
-        for seat in (1, 2, 3):
-            owner.send({"type": "add_bot", "seat": seat, "level": "random"})
-        owner.state_where(lambda m: all(s["bot"] for s in m["room"]["seats"][1:]))
+        seat_owner_with_bots(owner)
         owner.send({"type": "start"})
         final = play_out({0: owner}, random.Random(seed))
     match_id: str = final["room"]["match_id"]

@@ -4,9 +4,15 @@ holds the event loop (nor, through the GIL, slows it): see ``bench/bots_loop.py`
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import ctypes
 import multiprocessing
+import os
 import random
 import secrets
+import signal
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from functools import cache
 
@@ -15,6 +21,8 @@ from app.bots.registry import make_bot
 from app.games.base import JSON
 
 BOT_PROCESSES = 1
+PR_SET_PDEATHSIG = 1
+ORPHAN_CHECK_SECONDS = 0.5
 _executor: ProcessPoolExecutor | None = None
 
 
@@ -28,11 +36,34 @@ def decide(game: str, level: str, view: JSON, legal: list[JSON], seed: int) -> J
     return bot_for(game, level).choose(view, legal, random.Random(seed))
 
 
+def end_with_parent(parent: int, spawned_by_main_thread: bool) -> None:
+    """Runs first in each worker: the worker ends when the server process ends, whatever the signal.
+
+    Linux's parent-death signal is sent when the thread that spawned the worker ends, so it is only
+    asked for when that thread is the main one; a thread that polls the parent's id covers the rest
+    (and other systems)."""
+    if spawned_by_main_thread:
+        with contextlib.suppress(AttributeError, OSError):
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:
+        os._exit(0)
+    threading.Thread(target=_exit_when_orphaned, args=(parent,), daemon=True,
+                     name="parent-watchdog").start()
+
+
+def _exit_when_orphaned(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(ORPHAN_CHECK_SECONDS)
+    os._exit(0)
+
+
 def executor() -> ProcessPoolExecutor:
     global _executor
     if _executor is None:
+        on_main_thread = threading.current_thread() is threading.main_thread()
         _executor = ProcessPoolExecutor(max_workers=BOT_PROCESSES,
-                                        mp_context=multiprocessing.get_context("spawn"))
+                                        mp_context=multiprocessing.get_context("spawn"),
+                                        initializer=end_with_parent, initargs=(os.getpid(), on_main_thread))
     return _executor
 
 
