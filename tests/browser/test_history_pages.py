@@ -408,9 +408,10 @@ def test_claim_sign_in_elsewhere_and_sign_out_everywhere(page: Page, browser: Br
     expect(page.locator("#account-status")).to_contain_text("No player in this browser")
     assert page.evaluate("window.localStorage.getItem('cardroom.player')") is None
 
-    # Failed sign-ins from one address are limited; the page shows the server's refusal.
+    # After five failed sign-ins for a name from one address the next must wait; the page shows the
+    # server's refusal.
     second.get_by_label("Name").fill("Chen")
-    for _ in range(4):
+    for _ in range(5):
         second.get_by_label("Password").fill("still not it")
         second.get_by_role("button", name="Sign in").click()
         expect(second.locator("#messages .message.error").last).to_be_visible()
