@@ -35,7 +35,10 @@ class Settings(BaseSettings):
     history_max_limit: int = 100
     history_stream_batch: int = 500
     signin_max_failures: int = 5
-    signin_window_seconds: float = 60.0
+    signin_address_failures: int = 20
+    signin_first_delay_seconds: float = 1.0
+    signin_max_delay_seconds: float = 900.0
+    signin_window_seconds: float = 900.0
     echo_endpoint: bool = False
     log_level: str = "info"
 

@@ -14,6 +14,8 @@ from app.api.deps import reject_control_characters
 from app.api.errors import install_error_handlers
 from app.api.limits import WindowLimit
 from app.api.routes import games, health, leaderboard, matches, players, rooms, sessions
+from app.api.security_headers import SecurityHeaders
+from app.api.signin_limit import SignInLimiter
 from app.api.sockets import OpenSockets
 from app.api.ws import router as ws_router
 from app.config import Settings, get_settings
@@ -62,7 +64,9 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True)
     app = FastAPI(title="cardroom", version="0.1.0", lifespan=lifespan,
                   description="Hazari, Azi and Hasenpfeffer tables over WebSockets, with match history.")
     install_error_handlers(app)
+    app.add_middleware(SecurityHeaders)
     app.state.open_sockets = OpenSockets()
+    app.state.signin_limiter = SignInLimiter.from_settings(settings)
     for router in (players.router, sessions.router, games.router, rooms.router, matches.router,
                    leaderboard.router, health.router):
         app.include_router(router, dependencies=[Depends(reject_control_characters)])

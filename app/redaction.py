@@ -13,7 +13,7 @@ SECRET_PARAMETERS = frozenset({"token", "access_token", "password", "secret"})
 REDACTED = "[redacted]"
 URL_LOGGERS = ("uvicorn.access", "uvicorn.error", "httpx")
 
-_QUERY_PAIR = re.compile(r"([?&;])([^=&;#\s\"'?]*)=([^&;#\s\"']*)")
+_QUERY_PAIR = re.compile(r"(^|[?&;])([^=&;#\s\"'?]*)=([^&;#\s\"']*)")
 
 
 def _redact_pair(match: re.Match[str]) -> str:

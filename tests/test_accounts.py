@@ -4,8 +4,8 @@ names unique ignoring case once claimed, revoking every token, and the sign-in r
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -14,6 +14,7 @@ from starlette.testclient import TestClient
 from support import Client, query
 from test_replays import app_client
 
+from app.api.signin_limit import SignInLimiter
 from app.db import models
 
 PASSWORD = "a long secret"
@@ -164,29 +165,87 @@ def test_a_revoked_token_cannot_open_a_room_socket(http: TestClient) -> None:
         assert ws.receive_json()["type"] == "state"
 
 
-def test_sign_in_is_rate_limited_per_name_and_per_address(fresh_sqlite_url: str) -> None:
-    with app_client(fresh_sqlite_url, signin_max_failures=3, signin_window_seconds=1.0) as http:
-        name = unique("Targeted")
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@contextmanager
+def limited(database_url: str, **settings: object) -> Iterator[tuple[TestClient, FakeClock]]:
+    """The app with the sign-in limiter on a clock of the test's."""
+    with app_client(database_url, **settings) as http:
+        clock = FakeClock()
+        state = http.app.state  # type: ignore[attr-defined]
+        state.signin_limiter = SignInLimiter.from_settings(state.settings, clock)
+        yield http, clock
+
+
+@contextmanager
+def from_address(http: TestClient, host: str) -> Iterator[None]:
+    """Requests of ``http`` come from ``host`` meanwhile."""
+    transport = http._transport  # type: ignore[attr-defined]
+    before, transport.client = transport.client, (host, 50000)
+    try:
+        yield
+    finally:
+        transport.client = before
+
+
+def retry_after(http: TestClient, name: str) -> int:
+    refused = sign_in(http, name)
+    assert refused.status_code == 429, refused.text
+    assert refused.json()["error"] == {
+        "code": "auth/rate_limited",
+        "message": f"too many failed sign-ins from here; try again in {refused.headers['Retry-After']} s"}
+    return int(refused.headers["Retry-After"])
+
+
+def test_failed_sign_ins_make_the_next_try_wait_ever_longer(database_url: str) -> None:
+    with limited(database_url, signin_max_delay_seconds=5, signin_window_seconds=60) as (http, clock):
+        name = unique("Guessed")
         claim(http, Client(http, name))
-        for _ in range(3):
+        assert [sign_in(http, name, "guess").status_code for _ in range(5)] == [401] * 5
+        waits = []
+        for _ in range(4):
+            waits.append(retry_after(http, name))
+            clock.now += waits[-1]
             assert sign_in(http, name, "guess").status_code == 401
-        limited = sign_in(http, name)
-        assert limited.status_code == 429 and limited.json()["error"]["code"] == "auth/rate_limited"
-        assert 1 <= int(limited.headers["Retry-After"]) <= 1
-        time.sleep(1.05)
+        assert waits == [1, 2, 4, 5], "each failure doubles the wait, up to the longest"
+        clock.now += 5
+        assert sign_in(http, name).status_code == 201, "the right password, once the wait is over"
+        assert sign_in(http, name, "guess").status_code == 401, "a sign-in clears the count"
         assert sign_in(http, name).status_code == 201
 
-        for _ in range(3):
-            assert sign_in(http, unique("Nobody"), "guess").status_code == 401
-        elsewhere = sign_in(http, name)
-        assert elsewhere.status_code == 429, "the same address is limited whatever the name"
-        time.sleep(1.05)
+        for _ in range(5):
+            sign_in(http, name, "guess")
+        clock.now += 1 + 60 + 0.5
+        assert [sign_in(http, name, "guess").status_code for _ in range(5)] == [401] * 5, \
+            "failures are forgotten a window after the wait ended"
+
+
+def test_a_stranger_elsewhere_cannot_lock_the_owner_out(database_url: str) -> None:
+    with limited(database_url) as (http, _clock):
+        name = unique("Owner")
+        claim(http, Client(http, name))
+        with from_address(http, "203.0.113.9"):
+            for _ in range(12):
+                sign_in(http, name, "guess")
+            assert retry_after(http, name) >= 1
         assert sign_in(http, name).status_code == 201
+        with from_address(http, "203.0.113.9"):
+            assert sign_in(http, name).status_code == 429
 
 
-def test_the_default_limit_is_five_failures_a_minute(client: TestClient) -> None:
-    name = unique("Default")
-    claim(client, Client(client, name))
-    codes = [sign_in(client, name, "guess").status_code for _ in range(6)]
-    assert codes == [401] * 5 + [429]
-    assert 50 <= int(sign_in(client, name).headers["Retry-After"]) <= 60
+def test_one_address_trying_many_names_is_slowed_down(database_url: str) -> None:
+    with limited(database_url, signin_address_failures=3) as (http, clock):
+        name = unique("Listed")
+        claim(http, Client(http, name))
+        with from_address(http, "198.51.100.7"):
+            assert [sign_in(http, unique("Nobody"), "guess").status_code for _ in range(3)] == [401] * 3
+            assert retry_after(http, name) == 1
+            clock.now += 1
+            assert sign_in(http, name).status_code == 201
+        assert sign_in(http, name).status_code == 201

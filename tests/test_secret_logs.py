@@ -63,6 +63,7 @@ def test_no_token_used_in_a_session_reaches_a_log_line(server: LiveServer) -> No
     ("/x?%74oken=abc", f"/x?%74oken={REDACTED}"),
     ("/x?password=p;secret=s", f"/x?password={REDACTED};secret={REDACTED}"),
     ("/x?tokens=kept&name=token", "/x?tokens=kept&name=token"),
+    ("token=abc&seat=2", f"token={REDACTED}&seat=2"),
 ])
 def test_credential_parameters_are_redacted(line: str, expected: str) -> None:
     assert redact(line) == expected

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import time
-from collections import deque
 from typing import Annotated
 
 from fastapi import Depends, Header, Request
 
 from app.api.errors import ApiError
+from app.api.signin_limit import SignInLimiter
 from app.api.sockets import OpenSockets
 from app.config import Settings
 from app.db import models
@@ -36,52 +35,8 @@ def get_open_sockets(request: Request) -> OpenSockets:
     return sockets
 
 
-SWEEP_ABOVE = 10_000
-
-
-class SignInLimiter:
-    """Failed sign-ins per key (a name, a client address) within a sliding window. Kept in this
-    process's memory: with several server processes each counts its own."""
-
-    def __init__(self, max_failures: int, window: float) -> None:
-        self.max_failures = max_failures
-        self.window = window
-        self.failures: dict[str, deque[float]] = {}
-
-    def _recent(self, key: str, moment: float) -> deque[float]:
-        times = self.failures.get(key, deque())
-        while times and times[0] <= moment - self.window:
-            times.popleft()
-        if not times:
-            self.failures.pop(key, None)
-        return times
-
-    def retry_after(self, keys: list[str]) -> float | None:
-        """Seconds until ``keys`` may try again, or None when they may now."""
-        moment = time.monotonic()
-        waits = [times[0] + self.window - moment for key in keys
-                 if len(times := self._recent(key, moment)) >= self.max_failures]
-        return max(waits) if waits else None
-
-    def failed(self, keys: list[str]) -> None:
-        moment = time.monotonic()
-        if len(self.failures) > SWEEP_ABOVE:
-            for known in list(self.failures):
-                self._recent(known, moment)
-        for key in keys:
-            self.failures[key] = self._recent(key, moment)
-            self.failures[key].append(moment)
-
-    def forget(self, key: str) -> None:
-        self.failures.pop(key, None)
-
-
 def get_signin_limiter(request: Request) -> SignInLimiter:
-    limiter: SignInLimiter | None = getattr(request.app.state, "signin_limiter", None)
-    if limiter is None:
-        settings = get_settings(request)
-        limiter = SignInLimiter(settings.signin_max_failures, settings.signin_window_seconds)
-        request.app.state.signin_limiter = limiter
+    limiter: SignInLimiter = request.app.state.signin_limiter
     return limiter
 
 

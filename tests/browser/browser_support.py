@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from live import PROJECT, LiveServer
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import BrowserContext, ConsoleMessage, Locator, Page, expect
 
 SHOTS = PROJECT / "test-artifacts" / "screenshots"
 PHONE = {"width": 390, "height": 844}
@@ -22,11 +22,31 @@ SERVER_SETTINGS = {"bot_delay": "0.05", "reveal_pause": "0.2", "seed_wait": "3"}
 
 expect.set_options(timeout=WAIT_MS)
 
+REPORT_VIOLATIONS = """document.addEventListener("securitypolicyviolation", (event) => {
+  console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || "inline code"}`);
+});"""
 
-def start_server(folder: Path) -> LiveServer:
+
+def watch_policy_violations(context: BrowserContext) -> list[str]:
+    """Every Content-Security-Policy violation in the context's pages from now on (the browser's own
+    console report, and the page's ``securitypolicyviolation`` events)."""
+    violations: list[str] = []
+
+    def on_console(message: ConsoleMessage) -> None:
+        text = message.text
+        reported = "Content Security Policy" in text or text.startswith("CSP violation")
+        if message.type == "error" and reported:
+            violations.append(text)
+
+    context.add_init_script(REPORT_VIOLATIONS)
+    context.on("console", on_console)
+    return violations
+
+
+def start_server(folder: Path, **settings: str) -> LiveServer:
     """``cardroom serve`` in test mode on a free port, with a fresh SQLite database in ``folder``."""
     server = LiveServer(f"sqlite+aiosqlite:///{folder / 'cardroom.db'}", folder / "server.log",
-                        **SERVER_SETTINGS)
+                        **{**SERVER_SETTINGS, **settings})
     server.start()
     return server
 

@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import start_server
+from browser_support import start_server, watch_policy_violations
 from live import LiveServer
-from playwright.sync_api import Browser, BrowserType, Playwright, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, BrowserType, Playwright, sync_playwright
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_FLAGS = [
@@ -77,6 +77,15 @@ def launch_browser(browser_type_launch_args: dict[str, Any],
     def launch(**options: Any) -> Browser:
         return browser_type.launch(**{**browser_type_launch_args, **options})
     return launch
+
+
+@pytest.fixture
+def context(context: BrowserContext) -> Iterator[BrowserContext]:
+    """pytest-playwright's context, failing the test if its pages broke the server's
+    Content-Security-Policy (a blocked script or style is a client that no longer works)."""
+    violations = watch_policy_violations(context)
+    yield context
+    assert not violations, f"Content-Security-Policy violations: {violations}"
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,7 @@ from typing import Any
 
 import httpx2 as httpx
 import pytest
-from browser_support import expect_error, shoot, start_server
+from browser_support import expect_error, shoot, start_server, watch_policy_violations
 from live import LiveClient, LiveServer
 from playwright.sync_api import Browser, Page, expect
 
@@ -335,8 +335,8 @@ def test_profile_and_leaderboard(page: Page, server: LiveServer, world: dict[str
 
 @pytest.fixture
 def own_server(tmp_path: Path) -> Iterator[LiveServer]:
-    """A server of its own: the failed sign-ins below rate-limit this address there for a minute."""
-    live = start_server(tmp_path)
+    """A server of its own: the failed sign-ins below make this address wait there for a minute."""
+    live = start_server(tmp_path, signin_first_delay_seconds="60")
     try:
         yield live
     finally:
@@ -377,6 +377,7 @@ def test_claim_sign_in_elsewhere_and_sign_out_everywhere(page: Page, browser: Br
 
     # A second browser signs in (a wrong password first), with a token of its own.
     other = browser.new_context(viewport={"width": 390, "height": 844})
+    violations = watch_policy_violations(other)
     second = other.new_page()
     second.goto(f"{server.base}/#/account")
     second.get_by_label("Name").fill("chen")
@@ -407,9 +408,10 @@ def test_claim_sign_in_elsewhere_and_sign_out_everywhere(page: Page, browser: Br
     expect(page.locator("#account-status")).to_contain_text("No player in this browser")
     assert page.evaluate("window.localStorage.getItem('cardroom.player')") is None
 
-    # Failed sign-ins from one address are limited; the page shows the server's refusal.
+    # After five failed sign-ins for a name from one address the next must wait; the page shows the
+    # server's refusal.
     second.get_by_label("Name").fill("Chen")
-    for _ in range(4):
+    for _ in range(5):
         second.get_by_label("Password").fill("still not it")
         second.get_by_role("button", name="Sign in").click()
         expect(second.locator("#messages .message.error").last).to_be_visible()
@@ -418,3 +420,4 @@ def test_claim_sign_in_elsewhere_and_sign_out_everywhere(page: Page, browser: Br
     second.get_by_role("button", name="Sign in").click()
     expect_error(second, "auth/rate_limited")
     other.close()
+    assert violations == []

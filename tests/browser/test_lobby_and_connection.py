@@ -17,6 +17,7 @@ from browser_support import (
     shoot,
     start,
     start_server,
+    watch_policy_violations,
 )
 from live import LiveServer
 from playwright.sync_api import Browser, Page, expect
@@ -64,6 +65,7 @@ def test_lobby_rooms_options_and_a_shared_link(page: Page, browser: Browser, ser
     expect(page.locator(f"[data-room='{room_id}']")).to_have_count(0)
 
     friend_context = browser.new_context(viewport=DESKTOP)
+    violations = watch_policy_violations(friend_context)
     try:
         friend = friend_context.new_page()
         friend.goto(link)
@@ -80,6 +82,7 @@ def test_lobby_rooms_options_and_a_shared_link(page: Page, browser: Browser, ser
     finally:
         friend_context.close()
     expect(page.locator(".seat", has_text="Fritz")).to_contain_text("offline")
+    assert violations == []
 
     page.get_by_role("link", name="My matches").click()
     expect(page.locator("#match-list")).to_contain_text("No matches yet.")

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 
 from app.api.deps import LimiterDep, OpenSocketsDep, PlayerDep, StoreDep
-from app.api.errors import ApiError, error_response, error_responses
+from app.api.errors import ApiError, error_response
 from app.api.schemas import PlayerCreated, SessionCreate
 from app.db import accounts
 from app.db.store import player_account
@@ -16,38 +17,54 @@ from app.db.store import player_account
 router = APIRouter(prefix="/api/sessions", tags=["accounts"])
 
 
-def _limit_keys(request: Request, name: str) -> list[str]:
-    client = request.client.host if request.client is not None else "unknown"
-    return [f"name:{accounts.name_key(name)}", f"ip:{client}"]
+def _address(request: Request) -> str:
+    return request.client.host if request.client is not None else "unknown"
 
 
-@router.post("", status_code=201, response_model=PlayerCreated, responses=error_responses(401, 429))
+def _too_soon(wait: float) -> JSONResponse:
+    seconds = max(1, math.ceil(wait))
+    refused = error_response(429, "auth/rate_limited",
+                             f"too many failed sign-ins from here; try again in {seconds} s")
+    refused.headers["Retry-After"] = str(seconds)
+    return refused
+
+
+SIGN_IN_ANSWERS: dict[int | str, dict[str, Any]] = {
+    401: {"description": "`auth/wrong_password`: no claimed account has that name and password"},
+    429: {"description": "`auth/rate_limited`: too many failed sign-ins for this name from this address, "
+                         "or from this address; nothing was checked",
+          "headers": {"Retry-After": {"description": "seconds to wait before the next try",
+                                      "schema": {"type": "integer", "minimum": 1}}}},
+}
+
+
+@router.post("", status_code=201, response_model=PlayerCreated, responses=SIGN_IN_ANSWERS)
 async def sign_in(body: SessionCreate, request: Request, store: StoreDep,
                   limiter: LimiterDep) -> PlayerCreated | JSONResponse:
-    """A new token for the claimed account with this name (ignoring case) and password. After
-    ``CARDROOM_SIGNIN_MAX_FAILURES`` failures within ``CARDROOM_SIGNIN_WINDOW_SECONDS``, for one name or
-    from one address, sign-ins are refused with 429 until the window has passed."""
-    keys = _limit_keys(request, body.name)
-    wait = limiter.retry_after(keys)
-    if wait is not None:
-        seconds = max(1, math.ceil(wait))
-        refused = error_response(429, "auth/rate_limited",
-                                 f"too many failed sign-ins; try again in {seconds} s")
-        refused.headers["Retry-After"] = str(seconds)
-        return refused
+    """A new token for the claimed account with this name (ignoring case) and password. Failures are
+    counted per name and client address, and per address: past ``CARDROOM_SIGNIN_MAX_FAILURES`` (or
+    ``CARDROOM_SIGNIN_ADDRESS_FAILURES``) each failure doubles the wait before the next try from that
+    address, during which sign-ins are answered 429 with ``Retry-After``. Other addresses are not
+    slowed down."""
+    name_key, address = accounts.name_key(body.name), _address(request)
+    wait = limiter.retry_after(name_key, address)
+    if wait > 0:
+        return _too_soon(wait)
     async with store.sessions() as session:
         player = await accounts.claimed_player(session, body.name)
     matches = await accounts.password_matches(player.password_hash if player else None, body.password)
     if player is None or not matches:
-        limiter.failed(keys)
+        limiter.failed(name_key, address)
         raise ApiError(401, "auth/wrong_password", "no claimed account has that name and password")
-    limiter.forget(keys[0])
+    limiter.succeeded(name_key, address)
     token = await accounts.issue_token(store.sessions, player.id)
     chips = await store.balance(player_account(player.id))
     return PlayerCreated(id=player.id, name=player.name, token=token, chips=chips)
 
 
-@router.delete("", status_code=204, responses=error_responses(401, 409))
+@router.delete("", status_code=204, responses={
+    401: {"description": "`auth/missing_token` or `auth/bad_token`"},
+    409: {"description": "`account/not_claimed`: a guest account cannot sign out everywhere"}})
 async def sign_out_everywhere(player: PlayerDep, store: StoreDep, sockets: OpenSocketsDep) -> Response:
     """Revoke every token of the calling player, the one sent included, and close at once every room
     socket opened with one of them (close code 4401, `auth/revoked`). Only for claimed accounts: a
