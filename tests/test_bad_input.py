@@ -60,6 +60,8 @@ def test_malformed_messages_are_refused(started: tuple[list[Client], str]) -> No
     unchanged_after(player, {"type": "sit", "seat": "1"}, "message/invalid")
     unchanged_after(player, {"type": "act", "action": "up"}, "message/invalid")
     unchanged_after(player, "x" * 5000, "message/too_big")
+    error = unchanged_after(player, up(GROUPS[hand_of(player)], ref="a\x00b"), "message/invalid")
+    assert "id" in error["message"]
 
 
 def test_illegal_arrangements_are_refused_with_the_reason(started: tuple[list[Client], str]) -> None:
