@@ -10,6 +10,7 @@ from pathlib import Path
 from fastapi import Depends, FastAPI
 from fastapi.staticfiles import StaticFiles
 
+from app.api.body_limit import BodyLimit
 from app.api.deps import reject_control_characters
 from app.api.errors import install_error_handlers
 from app.api.limits import WindowLimit
@@ -59,6 +60,7 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True)
     app = FastAPI(title="cardroom", version="0.1.0", lifespan=lifespan,
                   description="Hazari, Azi and Hasenpfeffer tables over WebSockets, with match history.")
     install_error_handlers(app)
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     for router in (players.router, sessions.router, games.router, rooms.router, matches.router,
                    leaderboard.router, health.router):
         app.include_router(router, dependencies=[Depends(reject_control_characters)])

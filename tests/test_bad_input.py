@@ -223,3 +223,13 @@ def test_a_wrong_method_names_the_allowed_ones(client: TestClient) -> None:
         assert response.status_code == 405, path
         assert response.headers["Allow"] == allowed
         assert response.json()["error"]["code"] == "request/method_not_allowed"
+
+
+def test_a_body_over_the_limit_is_refused_before_it_is_read(client: TestClient) -> None:
+    declared = client.post("/api/players", json={"name": "x" * 70_000})
+    assert declared.status_code == 413
+    assert declared.json()["error"]["code"] == "request/too_large"
+    streamed = client.post("/api/players", content=iter([b'{"name": "', b"y" * 70_000, b'"}']),
+                           headers={"Content-Type": "application/json"})
+    assert streamed.status_code == 413
+    assert client.post("/api/players", json={"name": "Fits"}).status_code == 201
