@@ -20,6 +20,7 @@ class Settings(BaseSettings):
     topup_below: int = 10
     topup_period_hours: float = 24.0
     max_message_bytes: int = 4096
+    max_body_bytes: int = 65536
     ws_messages_per_second: float = 20.0
     ws_message_burst: float = 40.0
     max_connections_per_ip: int = 50

@@ -10,6 +10,7 @@ from pathlib import Path
 from fastapi import Depends, FastAPI
 from fastapi.staticfiles import StaticFiles
 
+from app.api.body_limit import BodyLimit
 from app.api.deps import reject_control_characters
 from app.api.errors import install_error_handlers
 from app.api.limits import WindowLimit
@@ -67,6 +68,7 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True)
     app.add_middleware(SecurityHeaders)
     app.state.open_sockets = OpenSockets()
     app.state.signin_limiter = SignInLimiter.from_settings(settings)
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     for router in (players.router, sessions.router, games.router, rooms.router, matches.router,
                    leaderboard.router, health.router):
         app.include_router(router, dependencies=[Depends(reject_control_characters)])

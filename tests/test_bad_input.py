@@ -60,6 +60,8 @@ def test_malformed_messages_are_refused(started: tuple[list[Client], str]) -> No
     unchanged_after(player, {"type": "sit", "seat": "1"}, "message/invalid")
     unchanged_after(player, {"type": "act", "action": "up"}, "message/invalid")
     unchanged_after(player, "x" * 5000, "message/too_big")
+    error = unchanged_after(player, up(GROUPS[hand_of(player)], ref="a\x00b"), "message/invalid")
+    assert "id" in error["message"]
 
 
 def test_illegal_arrangements_are_refused_with_the_reason(started: tuple[list[Client], str]) -> None:
@@ -221,3 +223,13 @@ def test_a_wrong_method_names_the_allowed_ones(client: TestClient) -> None:
         assert response.status_code == 405, path
         assert response.headers["Allow"] == allowed
         assert response.json()["error"]["code"] == "request/method_not_allowed"
+
+
+def test_a_body_over_the_limit_is_refused_before_it_is_read(client: TestClient) -> None:
+    declared = client.post("/api/players", json={"name": "x" * 70_000})
+    assert declared.status_code == 413
+    assert declared.json()["error"]["code"] == "request/too_large"
+    streamed = client.post("/api/players", content=iter([b'{"name": "', b"y" * 70_000, b'"}']),
+                           headers={"Content-Type": "application/json"})
+    assert streamed.status_code == 413
+    assert client.post("/api/players", json={"name": "Fits"}).status_code == 201

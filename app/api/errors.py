@@ -19,7 +19,7 @@ STATUS_MEANINGS = {
     403: "the token's player may not do this",
     404: "no such thing",
     409: "it conflicts with what is there",
-    413: "the body is too large",
+    413: "the body is larger than the server takes (`CARDROOM_MAX_BODY_BYTES`)",
     422: "the body or a parameter does not have the documented form",
     429: "too many requests from this address; `Retry-After` gives the seconds to wait",
 }
@@ -40,9 +40,9 @@ class ErrorBody(BaseModel):
 
 
 def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """The OpenAPI ``responses`` of a route's error answers (400 and 422 are always possible)."""
+    """The OpenAPI ``responses`` of a route's error answers (400, 413 and 422 are always possible)."""
     documented: dict[int | str, dict[str, Any]] = {}
-    for status in sorted({400, 422, *statuses}):
+    for status in sorted({400, 413, 422, *statuses}):
         documented[status] = {"model": ErrorBody, "description": STATUS_MEANINGS[status]}
         if status == 429:
             documented[status]["headers"] = RETRY_AFTER

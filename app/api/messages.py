@@ -17,6 +17,9 @@ from pydantic import (
 
 from app.games.base import Rejection
 
+# Text the server may store: no control characters (PostgreSQL cannot hold NUL in text).
+VISIBLE = r"^[^\x00-\x1f\x7f]*$"
+
 
 class MessageError(Rejection):
     code = "message/invalid"
@@ -63,12 +66,12 @@ class Hint(Message):
 class Seed(Message):
     type: Literal["seed"]
     deal: StrictInt
-    seed: Annotated[StrictStr, Field(max_length=128)]
+    seed: Annotated[StrictStr, Field(max_length=128, pattern=VISIBLE)]
 
 
 class Act(Message):
     type: Literal["act"]
-    id: Annotated[StrictStr, Field(max_length=64)] | None = None
+    id: Annotated[StrictStr, Field(max_length=64, pattern=VISIBLE)] | None = None
     action: dict[str, Any]
 
 

@@ -158,7 +158,6 @@ class RoomManager:
         room = self._room(row, test_setup)
         await self.store.create_room(row, seats=len(room.seats))
         self.rooms[room.id] = room
-        self.player_seen[room.id] = row.created_at
         return room
 
     async def restore(self) -> int:
@@ -204,7 +203,7 @@ class RoomManager:
         room was made, or no player (a connection with a token) has been connected to it."""
         if room.state is None and moment - self.created_at[room.id] >= self.idle:
             return True
-        return moment - self.player_seen[room.id] >= self.idle
+        return moment - self.player_seen.get(room.id, self.created_at[room.id]) >= self.idle
 
     async def sweep(self) -> None:
         """Close the rooms nobody uses (:meth:`is_idle`) and forget the finished ones nobody watches."""
@@ -212,10 +211,13 @@ class RoomManager:
         for room in list(self.rooms.values()):
             if any(conn.player_id is not None for conn in room.connections):
                 self.player_seen[room.id] = moment
-            if room.status != "finished" and self.is_idle(room, moment):
-                await room.expire()
-            if room.status == "finished" and not room.connections:
-                await self._forget(room)
+            try:
+                if room.status != "finished" and self.is_idle(room, moment):
+                    await room.expire()
+                if room.status == "finished" and not room.connections:
+                    await self._forget(room)
+            except Exception:
+                log.exception("room %s: closing it as unused failed", room.id)
 
     async def _forget(self, room: Room) -> None:
         await room.close()
@@ -228,10 +230,7 @@ class RoomManager:
     async def _sweep_every(self, every: float) -> None:
         while True:
             await asyncio.sleep(every)
-            try:
-                await self.sweep()
-            except Exception:
-                log.exception("sweeping idle rooms failed")
+            await self.sweep()
 
     async def close(self) -> None:
         if self._sweeping is not None:
