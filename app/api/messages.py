@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any, Literal
 
+import orjson
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -70,13 +70,20 @@ INBOUND = TypeAdapter(Inbound)
 TYPES = ("sit", "stand", "add_bot", "start", "close", "hint", "seed", "act")
 
 
-def parse_message(text: str) -> Sit | Stand | AddBot | Start | Close | Hint | Seed | Act:
-    """The message in ``text``; raises :class:`MessageError` naming what is wrong."""
+def decode_json(data: bytes) -> Any:
+    """The JSON value of a client's frame. Anything else raises :class:`MessageError`
+    (``message/bad_json``): bad syntax, invalid UTF-8 (a lone surrogate too), nesting deeper than
+    1024, a number too large for a double, NaN or Infinity. Whole numbers beyond 64 bits read as
+    floats, which no field that takes a whole number accepts."""
     try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as error:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError as error:
         raise MessageError(f"the message is not valid JSON ({error.msg} at position {error.pos})",
                            code="message/bad_json") from error
+
+
+def parse_message(raw: Any) -> Sit | Stand | AddBot | Start | Close | Hint | Seed | Act:
+    """The message in the JSON value ``raw``; raises :class:`MessageError` naming what is wrong."""
     if not isinstance(raw, dict):
         raise MessageError("a message must be a JSON object with a 'type'", code="message/invalid")
     if raw.get("type") not in TYPES:
@@ -90,11 +97,7 @@ def parse_message(text: str) -> Sit | Stand | AddBot | Start | Close | Hint | Se
         raise MessageError(f"bad {raw['type']!r} message: {problems}", code="message/invalid") from error
 
 
-def ref_of(text: str) -> str | None:
+def ref_of(raw: Any) -> str | None:
     """The ``id`` of an act, if it can be read, so an error about a bad message can still name it."""
-    try:
-        raw = json.loads(text)
-    except ValueError:
-        return None
     ref = raw.get("id") if isinstance(raw, dict) else None
     return ref if isinstance(ref, str) and len(ref) <= 64 else None

@@ -7,14 +7,26 @@ connections, too many messages), 1011 when the server itself fails. No error eve
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from app.api.messages import Act, AddBot, Close, Hint, Seed, Sit, Stand, Start, parse_message, ref_of
+from app.api.messages import (
+    Act,
+    AddBot,
+    Close,
+    Hint,
+    Seed,
+    Sit,
+    Stand,
+    Start,
+    decode_json,
+    parse_message,
+    ref_of,
+)
 from app.config import Settings
 from app.db.store import Store
 from app.games.base import Rejection
@@ -90,9 +102,20 @@ class SocketConnection(Connection):
         task.add_done_callback(self.sending.discard)
 
     async def _send(self, message: str) -> None:
-        # A client that has gone is noticed, and its connection ended, by the reader.
-        with contextlib.suppress(WebSocketDisconnect, OSError, RuntimeError):
+        # A client that has gone is noticed, and its connection ended, by the reader; a send that
+        # fails otherwise closes the socket, so that the reader ends it too.
+        try:
             await self.websocket.send_text(message)
+        except (WebSocketDisconnect, OSError, RuntimeError):
+            pass
+        except Exception:
+            log.exception("a message could not be sent; closing the connection")
+            await _close(self.websocket, CLOSE_SERVER_ERROR, "server/error", "the server failed; reconnect")
+
+    def close(self, code: str, message: str) -> None:
+        task = asyncio.create_task(_close(self.websocket, CLOSE_SERVER_ERROR, code, message))
+        self.sending.add(task)
+        task.add_done_callback(self.sending.discard)
 
     async def drain(self) -> None:
         """Wait until every message pushed so far has been sent."""
@@ -109,9 +132,8 @@ async def _connection(websocket: WebSocket, store: Store, token: str | None) -> 
     return SocketConnection(websocket, player_id=player.id, name=player.name)
 
 
-async def _handle(room: Room, conn: SocketConnection, text: str) -> None:
-    message = parse_message(text)
-    match message:
+async def _handle(room: Room, conn: SocketConnection, raw: Any) -> None:
+    match parse_message(raw):
         case Sit(seat=seat):
             await room.sit(conn, seat)
         case Stand():
@@ -148,18 +170,21 @@ async def _read(websocket: WebSocket, room: Room, conn: SocketConnection, settin
         if not limit.allow():
             raise ClosingError(CLOSE_POLICY, "message/rate_limited",
                                f"more than {settings.ws_messages_per_second:g} messages a second")
-        if len(text.encode()) > settings.max_message_bytes:
+        data = text.encode(errors="surrogatepass")
+        if len(data) > settings.max_message_bytes:
             conn.push(error_frame("message/too_big",
                                   f"a message may hold at most {settings.max_message_bytes} bytes"))
             continue
+        raw: Any = None
         try:
-            await _handle(room, conn, text)
+            raw = decode_json(data)
+            await _handle(room, conn, raw)
         except Rejection as rejection:
-            conn.push(error_frame(rejection.code, rejection.message, ref_of(text)))
+            conn.push(error_frame(rejection.code, rejection.message, ref_of(raw)))
         except Exception:
             log.exception("room %s: a message failed", room.id)
             conn.push(error_frame("server/error", "the server could not do that; nothing changed",
-                                  ref_of(text)))
+                                  ref_of(raw)))
 
 
 @router.websocket("/ws/echo")
@@ -206,8 +231,8 @@ async def _serve(websocket: WebSocket, rooms: RoomManager, settings: Settings, r
     except ClosingError as closing:
         await _close(websocket, closing.close_code, closing.code, closing.message)
         return
-    room.connect(conn)
     try:
+        room.connect(conn)
         await _read(websocket, room, conn, settings)
     except WebSocketDisconnect:
         pass
