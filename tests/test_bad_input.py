@@ -199,6 +199,8 @@ NESTED = "[" * 2048 + "]" * 2048
     (NESTED, "message/bad_json"),
     ("[" * 4096, "message/bad_json"),
     ('{"a": ' * 400 + "[" * 1000, "message/bad_json"),
+    ('{"type": "act", "id": "deep", "action": {"kind": "up", "groups": ' + "[" * 1000 + "]" * 1000
+     + "}}", "message/bad_json"),
     ('{"type": "sit", "seat": ' + "9" * 4000 + "}", "message/bad_json"),
     ('{"type": "sit", "seat": 1e999}', "message/bad_json"),
     ('{"type": "sit", "seat": NaN}', "message/bad_json"),
@@ -329,3 +331,25 @@ def test_a_room_whose_state_cannot_be_sent_keeps_no_connection(client: TestClien
     room.options["stake"] = 10
     with Client(client, None).connected(room_id) as spectator:
         assert spectator.last_state is not None and len(room.connections) == 1
+
+
+@pytest.mark.timeout(60)
+def test_a_connection_whose_socket_fails_to_send_leaves_the_room(client: TestClient,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    owner, guest = Client(client, "Owner"), Client(client, "Guest")
+    room_id = owner.create_room("hazari")
+    room = client.app.state.rooms.rooms[room_id]  # type: ignore[attr-defined]
+    with owner.connected(room_id), guest.connected(room_id):
+        failing = next(conn for conn in room.connections if conn.player_id == guest.id)
+
+        async def refuse(_text: str) -> None:
+            raise ValueError("this socket takes no more frames")
+        monkeypatch.setattr(failing.websocket, "send_text", refuse)
+        owner.send({"type": "sit", "seat": 0})
+        with pytest.raises(WebSocketDisconnect) as closed:
+            guest.until(lambda m: False)
+        assert closed.value.code == 1011
+        assert failing not in room.connections
+        owner.send({"type": "sit", "seat": 1})
+        moved = owner.state_where(lambda m: m["room"]["seats"][1]["player_id"] == owner.id)
+        assert moved["room"]["seats"][0]["player_id"] is None

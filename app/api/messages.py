@@ -68,18 +68,37 @@ class Act(Message):
 Inbound = Annotated[Sit | Stand | AddBot | Start | Close | Hint | Seed | Act, Field(discriminator="type")]
 INBOUND = TypeAdapter(Inbound)
 TYPES = ("sit", "stand", "add_bot", "start", "close", "hint", "seed", "act")
+MAX_DEPTH = 16
+"""The deepest nesting of arrays and objects a message may have (an Hazari ``act`` with its ``up`` needs
+four levels); much deeper values reach Python's recursion limit wherever they are printed or compared."""
 
 
 def decode_json(data: bytes) -> Any:
     """The JSON value of a client's frame. Anything else raises :class:`MessageError`
-    (``message/bad_json``): bad syntax, invalid UTF-8 (a lone surrogate too), nesting deeper than
-    1024, a number too large for a double, NaN or Infinity. Whole numbers beyond 64 bits read as
-    floats, which no field that takes a whole number accepts."""
+    (``message/bad_json``): bad syntax, invalid UTF-8 (a lone surrogate too), arrays and objects
+    nested deeper than :data:`MAX_DEPTH`, a number too large for a double, NaN or Infinity. Whole
+    numbers beyond 64 bits read as floats, which no field that takes a whole number accepts."""
     try:
-        return orjson.loads(data)
+        raw = orjson.loads(data)
     except orjson.JSONDecodeError as error:
         raise MessageError(f"the message is not valid JSON ({error.msg} at position {error.pos})",
                            code="message/bad_json") from error
+    if _depth(raw) > MAX_DEPTH:
+        raise MessageError(f"the message nests arrays and objects deeper than {MAX_DEPTH} levels",
+                           code="message/bad_json")
+    return raw
+
+
+def _depth(value: Any) -> int:
+    """How deeply arrays and objects nest in a JSON value, counted without recursion."""
+    deepest, pending = 0, [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, depth)
+            inside = item.values() if isinstance(item, dict) else item
+            pending.extend((inner, depth + 1) for inner in inside)
+    return deepest
 
 
 def parse_message(raw: Any) -> Sit | Stand | AddBot | Start | Close | Hint | Seed | Act:

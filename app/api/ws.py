@@ -7,8 +7,10 @@ connections, too many messages), 1011 when the server itself fails. No error eve
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -77,11 +79,11 @@ def error_frame(code: str, message: str, ref: str | None = None) -> str:
 
 
 async def _close(websocket: WebSocket, close_code: int, code: str, message: str) -> None:
-    try:
+    """Tell the client why, if the socket still takes a frame, and close it."""
+    with contextlib.suppress(Exception):
         await websocket.send_text(error_frame(code, message))
+    with contextlib.suppress(Exception):
         await websocket.close(code=close_code, reason=code)
-    except (WebSocketDisconnect, RuntimeError):
-        pass
 
 
 class SocketConnection(Connection):
@@ -95,6 +97,7 @@ class SocketConnection(Connection):
         super().__init__(player_id, name)
         self.websocket = websocket
         self.sending: set[asyncio.Task[None]] = set()
+        self.when_lost: Callable[[], None] = lambda: None
 
     def push(self, message: str) -> None:
         task = asyncio.create_task(self._send(message))
@@ -102,14 +105,15 @@ class SocketConnection(Connection):
         task.add_done_callback(self.sending.discard)
 
     async def _send(self, message: str) -> None:
-        # A client that has gone is noticed, and its connection ended, by the reader; a send that
-        # fails otherwise closes the socket, so that the reader ends it too.
+        # A client that has gone is noticed, and its connection ended, by the reader. A send that
+        # fails otherwise takes the connection off its room at once and closes the socket.
         try:
             await self.websocket.send_text(message)
         except (WebSocketDisconnect, OSError, RuntimeError):
             pass
         except Exception:
             log.exception("a message could not be sent; closing the connection")
+            self.when_lost()
             await _close(self.websocket, CLOSE_SERVER_ERROR, "server/error", "the server failed; reconnect")
 
     def close(self, code: str, message: str) -> None:
@@ -231,6 +235,7 @@ async def _serve(websocket: WebSocket, rooms: RoomManager, settings: Settings, r
     except ClosingError as closing:
         await _close(websocket, closing.close_code, closing.code, closing.message)
         return
+    conn.when_lost = lambda: room.disconnect(conn)
     try:
         room.connect(conn)
         await _read(websocket, room, conn, settings)
