@@ -11,6 +11,7 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="CARDROOM_")
 
     database_url: str = "sqlite+aiosqlite:///./data/cardroom.db"
+    db_lock_timeout: float = 5.0
     host: str = "127.0.0.1"
     port: int = 8000
     test_mode: bool = False

@@ -39,7 +39,7 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True)
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if run_migrations:
             await asyncio.to_thread(migrate.upgrade, settings.database_url)
-        engine = make_engine(settings.database_url)
+        engine = make_engine(settings.database_url, settings.db_lock_timeout)
         store = Store(make_sessionmaker(engine))
         app.state.settings = settings
         app.state.guest_limit = WindowLimit(settings.guests_per_hour, GUEST_WINDOW_SECONDS)

@@ -4,13 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
 
 import pytest
+from azi_support import AziTable, refused
+from live import LiveClient, LiveServer
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from support import Client, Message, deck_for_hands, make_settings, seat_all
 from test_hazari_protocol import GROUPS, STRONG, deck_giving, hand_text
+from websockets.exceptions import ConnectionClosed
 
+from app.games.azi.actions import MAX_AMOUNT
+from app.games.base import OptionSpec
 from app.main import create_app
 
 ORDERED = deck_giving(1, dealer=0)
@@ -233,3 +240,166 @@ def test_a_body_over_the_limit_is_refused_before_it_is_read(client: TestClient) 
                            headers={"Content-Type": "application/json"})
     assert streamed.status_code == 413
     assert client.post("/api/players", json={"name": "Fits"}).status_code == 201
+
+
+NESTED = "[" * 2048 + "]" * 2048
+
+
+@pytest.mark.parametrize(("frame", "code"), [
+    (NESTED, "message/bad_json"),
+    ("[" * 4096, "message/bad_json"),
+    ('{"a": ' * 400 + "[" * 1000, "message/bad_json"),
+    ('{"type": "act", "id": "deep", "action": {"kind": "up", "groups": ' + "[" * 1000 + "]" * 1000
+     + "}}", "message/bad_json"),
+    ('{"type": "sit", "seat": ' + "9" * 4000 + "}", "message/bad_json"),
+    ('{"type": "sit", "seat": 1e999}', "message/bad_json"),
+    ('{"type": "sit", "seat": NaN}', "message/bad_json"),
+    ('{"type": "sit", "seat": 18446744073709551616}', "message/invalid"),
+    ('{"type": "act", "id": "\\ud800", "action": {"kind": "fold"}}', "message/bad_json"),
+    ('{"type": "act", "id": "\ud800", "action": {"kind": "fold"}}', "message/bad_json"),
+    ("null", "message/invalid"),
+    ("42", "message/invalid"),
+    ('"sit"', "message/invalid"),
+    ("", "message/bad_json"),
+])
+def test_any_frame_that_is_not_a_message_gets_a_clean_error(started: tuple[list[Client], str],
+                                                           frame: str, code: str) -> None:
+    """Deep nesting, numbers out of range, lone surrogates, JSON that is not an object: each is
+    refused with an error frame, and the connection goes on as before."""
+    player = started[0][1]
+    error = unchanged_after(player, frame, code)
+    assert error["ref"] is None
+    unchanged_after(player, {"type": "act", "id": "after", "action": {"kind": "fold"}},
+                    "action/unknown_kind")
+
+
+def test_a_text_frame_that_is_not_utf8_closes_only_its_own_connection(tmp_path: Path) -> None:
+    """The server's WebSocket stack refuses the frame (close 1007) before the room sees it; the room and
+    its other connections go on."""
+    server = LiveServer(f"sqlite+aiosqlite:///{tmp_path / 'cardroom.db'}", tmp_path / "server.log")
+    server.start()
+    try:
+        owner, guest = LiveClient(server, "Owner"), LiveClient(server, "Guest")
+        room_id = server.post("/api/rooms", {"game": "hazari", "options": {}}, owner.token)["id"]
+        owner.connect(room_id)
+        guest.connect(room_id)
+        assert guest.ws is not None
+        guest.ws.send(b'{"type": "sit", "seat": "\xff"}', text=True)
+        with pytest.raises(ConnectionClosed) as closed:
+            guest.until(lambda m: False)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1007
+        owner.send({"type": "sit", "seat": 0})
+        seated = owner.state_where(lambda m: m["room"]["seats"][0]["player_id"] == owner.id)
+        assert seated["room"]["seats"][0]["connected"]
+        owner.close()
+    finally:
+        server.stop()
+
+
+def test_every_numeric_option_has_a_maximum_that_is_enforced(client: TestClient) -> None:
+    owner = Client(client, "Owner")
+    for game in client.get("/api/games").json():
+        for option in game["options"]:
+            allowed = option["allowed"]
+            if "choices" in allowed:
+                continue
+            assert "maximum" in allowed, (game["game"], option["name"])
+            too_big = allowed["maximum"] + allowed.get("multiple_of", 1)
+            for value in (too_big, 2**64):
+                response = client.post("/api/rooms", headers=owner.auth, json={
+                    "game": game["game"], "options": {option["name"]: value}})
+                assert response.status_code == 400, (game["game"], option["name"], value)
+                error = response.json()["error"]
+                assert error["code"] == "options/invalid"
+                assert f"at most {allowed['maximum']}" in error["message"]
+    with pytest.raises(ValueError, match="maximum"):
+        OptionSpec("rounds", 10, "a number with no upper bound", minimum=1)
+
+
+def test_an_amount_beyond_the_maximum_is_refused(client: TestClient) -> None:
+    with ExitStack() as stack:
+        table = AziTable(client, stack, 2, {"first_dealer": 0, "turn_seconds": 0})
+        table.start()
+        for action in ({"kind": "bet", "amount": MAX_AMOUNT + 1}, {"kind": "bet", "amount": 2**63}):
+            error = refused(table, 1, action, "action/bad_amount")
+            assert f"{MAX_AMOUNT:,}" in error["message"]
+
+
+class HugeView:
+    """An engine whose view for one seat holds a number no JSON frame can carry."""
+
+    def __init__(self, engine: Any, seat: int) -> None:
+        self.engine, self.seat = engine, seat
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.engine, name)
+
+    def view(self, state: Any, seat: int | None) -> Message:
+        view: Message = self.engine.view(state, seat)
+        return {**view, "huge": 2**64} if seat == self.seat else view
+
+
+def closed_with_error(http: TestClient, room_id: str) -> None:
+    """A connection that opens now is told ``server/error`` and closed with 1011."""
+    with http.websocket_connect(f"/ws/rooms/{room_id}") as ws:
+        assert ws.receive_json()["code"] == "server/error"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 1011
+
+
+def test_a_state_that_cannot_be_sent_closes_only_the_connections_it_was_for(client: TestClient) -> None:
+    with ExitStack() as stack:
+        table = AziTable(client, stack, 2, {"first_dealer": 0, "turn_seconds": 0})
+        spectator = stack.enter_context(Client(client, None).connected(table.room_id))
+        dealt = table.start()
+        room = client.app.state.rooms.rooms[table.room_id]  # type: ignore[attr-defined]
+        room.engine = HugeView(room.engine, 0)
+        with Client(client, None).connected(table.room_id):
+            pass
+        assert table.players[0].error()["code"] == "server/error"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            table.players[0].recv()
+        assert closed.value.code == 1011
+        left = sorted(str(conn.player_id) for conn in room.connections)
+        assert left == sorted([str(table.players[1].id), "None"]), "off the room's list at once"
+        table.players[1].act({"kind": "bet", "amount": 10})
+        bet = spectator.state_where(lambda m: m["version"] > dealt["version"])
+        assert bet["view"]["to_act"] == [0]
+
+
+def test_a_room_whose_state_cannot_be_sent_keeps_no_connection(client: TestClient) -> None:
+    """A room holding an option no frame can carry (as one stored before options had a maximum)."""
+    owner = Client(client, "Owner")
+    room_id = owner.create_room("azi")
+    room = client.app.state.rooms.rooms[room_id]  # type: ignore[attr-defined]
+    with owner.connected(room_id):
+        room.options["stake"] = 2**64
+        closed_with_error(client, room_id)
+        assert owner.error()["code"] == "server/error"
+        assert not room.connections
+    room.options["stake"] = 10
+    with Client(client, None).connected(room_id) as spectator:
+        assert spectator.last_state is not None and len(room.connections) == 1
+
+
+@pytest.mark.timeout(60)
+def test_a_connection_whose_socket_fails_to_send_leaves_the_room(client: TestClient,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    owner, guest = Client(client, "Owner"), Client(client, "Guest")
+    room_id = owner.create_room("hazari")
+    room = client.app.state.rooms.rooms[room_id]  # type: ignore[attr-defined]
+    with owner.connected(room_id), guest.connected(room_id):
+        failing = next(conn for conn in room.connections if conn.player_id == guest.id)
+
+        async def refuse(_text: str) -> None:
+            raise ValueError("this socket takes no more frames")
+        monkeypatch.setattr(failing.websocket, "send_text", refuse)
+        owner.send({"type": "sit", "seat": 0})
+        with pytest.raises(WebSocketDisconnect) as closed:
+            guest.until(lambda m: False)
+        assert closed.value.code == 1011
+        assert failing not in room.connections
+        owner.send({"type": "sit", "seat": 1})
+        moved = owner.state_where(lambda m: m["room"]["seats"][1]["player_id"] == owner.id)
+        assert moved["room"]["seats"][0]["player_id"] is None

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any, Literal
 
+import orjson
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -79,15 +79,41 @@ Inbound = Annotated[Auth | Sit | Stand | AddBot | Start | Close | Hint | Seed | 
                     Field(discriminator="type")]
 INBOUND = TypeAdapter(Inbound)
 TYPES = ("auth", "sit", "stand", "add_bot", "start", "close", "hint", "seed", "act")
+MAX_DEPTH = 16
+"""The deepest nesting of arrays and objects a message may have (an Hazari ``act`` with its ``up`` needs
+four levels); much deeper values reach Python's recursion limit wherever they are printed or compared."""
 
 
-def parse_message(text: str) -> Auth | Sit | Stand | AddBot | Start | Close | Hint | Seed | Act:
-    """The message in ``text``; raises :class:`MessageError` naming what is wrong."""
+def decode_json(data: bytes) -> Any:
+    """The JSON value of a client's frame. Anything else raises :class:`MessageError`
+    (``message/bad_json``): bad syntax, invalid UTF-8 (a lone surrogate too), arrays and objects
+    nested deeper than :data:`MAX_DEPTH`, a number too large for a double, NaN or Infinity. Whole
+    numbers beyond 64 bits read as floats, which no field that takes a whole number accepts."""
     try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as error:
+        raw = orjson.loads(data)
+    except orjson.JSONDecodeError as error:
         raise MessageError(f"the message is not valid JSON ({error.msg} at position {error.pos})",
                            code="message/bad_json") from error
+    if _depth(raw) > MAX_DEPTH:
+        raise MessageError(f"the message nests arrays and objects deeper than {MAX_DEPTH} levels",
+                           code="message/bad_json")
+    return raw
+
+
+def _depth(value: Any) -> int:
+    """How deeply arrays and objects nest in a JSON value, counted without recursion."""
+    deepest, pending = 0, [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, depth)
+            inside = item.values() if isinstance(item, dict) else item
+            pending.extend((inner, depth + 1) for inner in inside)
+    return deepest
+
+
+def parse_message(raw: Any) -> Auth | Sit | Stand | AddBot | Start | Close | Hint | Seed | Act:
+    """The message in the JSON value ``raw``; raises :class:`MessageError` naming what is wrong."""
     if not isinstance(raw, dict):
         raise MessageError("a message must be a JSON object with a 'type'", code="message/invalid")
     if raw.get("type") not in TYPES:
@@ -101,11 +127,7 @@ def parse_message(text: str) -> Auth | Sit | Stand | AddBot | Start | Close | Hi
         raise MessageError(f"bad {raw['type']!r} message: {problems}", code="message/invalid") from error
 
 
-def ref_of(text: str) -> str | None:
+def ref_of(raw: Any) -> str | None:
     """The ``id`` of an act, if it can be read, so an error about a bad message can still name it."""
-    try:
-        raw = json.loads(text)
-    except ValueError:
-        return None
     ref = raw.get("id") if isinstance(raw, dict) else None
     return ref if isinstance(ref, str) and len(ref) <= 64 else None

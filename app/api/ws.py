@@ -15,6 +15,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import partial
+from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
@@ -29,6 +30,7 @@ from app.api.messages import (
     Sit,
     Stand,
     Start,
+    decode_json,
     parse_message,
     ref_of,
 )
@@ -90,11 +92,11 @@ def error_frame(code: str, message: str, ref: str | None = None) -> str:
 
 
 async def _close(websocket: WebSocket, close_code: int, code: str, message: str) -> None:
-    try:
+    """Tell the client why, if the socket still takes a frame, and close it."""
+    with contextlib.suppress(Exception):
         await websocket.send_text(error_frame(code, message))
+    with contextlib.suppress(Exception):
         await websocket.close(code=close_code, reason=code)
-    except (WebSocketDisconnect, RuntimeError):
-        pass
 
 
 class SocketConnection(Connection):
@@ -111,6 +113,7 @@ class SocketConnection(Connection):
         self.room: Room | None = None
         self.token_hash: str | None = None
         self.revoked = False
+        self.when_lost: Callable[[], None] = lambda: None
 
     def push(self, message: str) -> None:
         task = asyncio.create_task(self._send(message))
@@ -118,9 +121,21 @@ class SocketConnection(Connection):
         task.add_done_callback(self.sending.discard)
 
     async def _send(self, message: str) -> None:
-        # A client that has gone is noticed, and its connection ended, by the reader.
-        with contextlib.suppress(WebSocketDisconnect, OSError, RuntimeError):
+        # A client that has gone is noticed, and its connection ended, by the reader. A send that
+        # fails otherwise takes the connection off its room at once and closes the socket.
+        try:
             await self.websocket.send_text(message)
+        except (WebSocketDisconnect, OSError, RuntimeError):
+            pass
+        except Exception:
+            log.exception("a message could not be sent; closing the connection")
+            self.when_lost()
+            await _close(self.websocket, CLOSE_SERVER_ERROR, "server/error", "the server failed; reconnect")
+
+    def close(self, code: str, message: str) -> None:
+        task = asyncio.create_task(_close(self.websocket, CLOSE_SERVER_ERROR, code, message))
+        self.sending.add(task)
+        task.add_done_callback(self.sending.discard)
 
     async def drain(self) -> None:
         """Wait until every message pushed so far has been sent."""
@@ -217,12 +232,15 @@ async def _read(websocket: WebSocket, room: Room, conn: SocketConnection, settin
         if not limit.allow():
             raise ClosingError(CLOSE_POLICY, "message/rate_limited",
                                f"more than {settings.ws_messages_per_second:g} messages a second")
-        if len(text.encode()) > settings.max_message_bytes:
+        data = text.encode(errors="surrogatepass")
+        if len(data) > settings.max_message_bytes:
             conn.push(error_frame("message/too_big",
                                   f"a message may hold at most {settings.max_message_bytes} bytes"))
             continue
+        raw: Any = None
         try:
-            message = parse_message(text)
+            raw = decode_json(data)
+            message = parse_message(raw)
             if isinstance(message, Auth):
                 await _authenticate(room, conn, sign_in, message.token, first=received == 1)
             else:
@@ -230,11 +248,11 @@ async def _read(websocket: WebSocket, room: Room, conn: SocketConnection, settin
         except ClosingError:
             raise
         except Rejection as rejection:
-            conn.push(error_frame(rejection.code, rejection.message, ref_of(text)))
+            conn.push(error_frame(rejection.code, rejection.message, ref_of(raw)))
         except Exception:
             log.exception("room %s: a message failed", room.id)
             conn.push(error_frame("server/error", "the server could not do that; nothing changed",
-                                  ref_of(text)))
+                                  ref_of(raw)))
 
 
 @router.websocket("/ws/echo")
@@ -288,8 +306,9 @@ async def _serve(conn: SocketConnection, rooms: RoomManager, settings: Settings,
         await _close(websocket, closing.close_code, closing.code, closing.message)
         return
     conn.room = room
-    room.connect(conn)
+    conn.when_lost = partial(_leave, room, conn)
     try:
+        room.connect(conn)
         await _read(websocket, room, conn, settings, sign_in)
     except WebSocketDisconnect:
         pass

@@ -30,9 +30,18 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-def make_engine(url: str) -> AsyncEngine:
+def lock_wait(url: str, seconds: float) -> dict[str, Any]:
+    """How long a statement waits for a lock another transaction holds before it fails: SQLite's busy
+    timeout, PostgreSQL's ``lock_timeout``."""
+    if make_url(url).get_backend_name() == "sqlite":
+        return {"timeout": seconds}
+    return {"server_settings": {"lock_timeout": f"{round(seconds * 1000)}ms"}}
+
+
+def make_engine(url: str, lock_timeout: float = 5.0) -> AsyncEngine:
     prepare_sqlite_path(url)
-    engine = create_async_engine(url, pool_recycle=1800, pool_size=20, max_overflow=20)
+    engine = create_async_engine(url, pool_recycle=1800, pool_size=20, max_overflow=20,
+                                 connect_args=lock_wait(url, lock_timeout))
     if engine.dialect.name == "sqlite":
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
     return engine

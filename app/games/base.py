@@ -70,8 +70,9 @@ class OptionSpec:
     """One table option: its default and the values it allows.
 
     ``choices`` closes the set; otherwise the value is an int within ``minimum``/``maximum`` and a
-    multiple of ``multiple_of``. A ``default`` of None means "derived from other options" (the
-    engine fills it in ``make_options``).
+    multiple of ``multiple_of``, and the maximum must be given: every number a table holds is bounded,
+    so that every frame and every row it reaches can hold it. A ``default`` of None means "derived
+    from other options" (the engine fills it in ``make_options``).
     """
 
     name: str
@@ -81,6 +82,10 @@ class OptionSpec:
     minimum: int | None = None
     maximum: int | None = None
     multiple_of: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.choices is None and (self.minimum is None or self.maximum is None):
+            raise ValueError(f"option {self.name!r} needs a minimum and a maximum")
 
     def check(self, value: Any) -> Any:
         if self.choices is not None:

@@ -80,12 +80,16 @@ class Dealer:
             pending.ready.set()
 
     def deck(self, number: int, players: int) -> tuple[tuple[Card, ...], DealSeeds | None]:
+        """The deck of deal ``number`` from the seeds given so far; :meth:`stored` closes them."""
         if self.is_test_deal(number):
             return self.test_decks[number - 1], None
         seeds = self.prepare(number, ())
         assert seeds is not None
-        self.dealt.add(number)
         return deck_order(self.pack, seeds.server_seed, seeds.in_seat_order(players), number), seeds
+
+    def stored(self, number: int) -> None:
+        """Deal ``number`` is dealt and stored: it takes no more client seeds."""
+        self.dealt.add(number)
 
     def reveal(self, number: int) -> None:
         if number in self.seeds:

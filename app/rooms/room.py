@@ -2,7 +2,9 @@
 
 One lock per room: every change (sit, stand, start, an action, an automatic step) runs under it,
 is written to the database, and only then applied and sent to every connection, each getting the
-view of its own seat.
+view of its own seat. A step is worked out from the pure engine without touching the room; nothing it
+changes (the state, revealed seeds, chips, timers, autopilots, the version) is visible to anyone until
+its write has committed, and a write that fails leaves the room exactly as it was.
 """
 
 from __future__ import annotations
@@ -12,9 +14,11 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import UTC
 from typing import Any
+
+from sqlalchemy.exc import SQLAlchemyError
 
 from app.db import models
 from app.db.store import (
@@ -48,6 +52,17 @@ log = logging.getLogger(__name__)
 
 
 WAITING_VIEW: JSON = {"phase": "waiting", "to_act": [], "hand": [], "scores": []}
+STORE_ERRORS = (SQLAlchemyError, OSError)
+
+
+class StepNotStored(RoomError):
+    """The database did not take a step (a lock held too long, a dropped connection): nothing changed."""
+
+    code = "server/not_stored"
+
+
+def _nothing() -> None:
+    pass
 
 
 class Room:
@@ -133,16 +148,27 @@ class Room:
         return self.dealer.to_json(self.deals + 1 if self.engine.needs_deck(self.state) else self.deals)
 
     def broadcast(self) -> None:
+        """Send every connection the state as its seat sees it. A connection whose state cannot be
+        made into a frame is dropped and closed; the others still get theirs."""
         shared = self.shared_state()
-        messages: dict[int | None, str] = {}
-        for conn in self.connections:
+        messages: dict[int | None, str | None] = {}
+        for conn in list(self.connections):
             seat = self.seat_of(conn.player_id)
             if seat not in messages:
-                messages[seat] = self.state_message(seat, shared)
-            conn.push(messages[seat])
+                messages[seat] = self._state_frame(seat, shared)
+            message = messages[seat]
+            if message is None:
+                self._forget(conn)
+                conn.close("server/error", "the server could not send this table's state; reconnect")
+            else:
+                conn.push(message)
 
-    def send_state(self, conn: Connection) -> None:
-        conn.push(self.state_message(self.seat_of(conn.player_id), self.shared_state()))
+    def _state_frame(self, seat: int | None, shared: JSON) -> str | None:
+        try:
+            return self.state_message(seat, shared)
+        except Exception:
+            log.exception("room %s: the state of seat %s cannot be sent", self.id, seat)
+            return None
 
     # --- connections and seats ---------------------------------------------------------
 
@@ -157,12 +183,19 @@ class Room:
         self.broadcast()
 
     def disconnect(self, conn: Connection) -> None:
+        if conn in self.connections:
+            self._forget(conn)
+            self.broadcast()
+
+    def _forget(self, conn: Connection) -> None:
+        """Take the connection off the room; a player left with none keeps his seat for the grace
+        period."""
         self.connections.discard(conn)
         seat = self.seat_of(conn.player_id)
         occupant = self.seats[seat] if seat is not None else None
-        if seat is not None and occupant is not None and not self.is_connected(occupant):
+        if (seat is not None and occupant is not None and not self.is_connected(occupant)
+                and seat not in self._grace_tasks):
             self._grace_tasks[seat] = asyncio.create_task(self._grace_then_autopilot(seat))
-        self.broadcast()
 
     async def _grace_then_autopilot(self, seat: int) -> None:
         """A dropped player keeps his seat for the grace period; then the bot plays for him."""
@@ -291,15 +324,12 @@ class Room:
                              started_at=now(), finished_at=None, result=None)
         seat_rows = [models.MatchSeat(match_id=match.id, seat=seat, player_id=o.player_id,
                                       name=o.name, bot=o.bot) for seat, o in enumerate(occupants)]
-        room_seats, self.seats, self.match_id = self.seats, list(occupants), match.id
-        try:
-            state = self.engine.start(self.options, seating)
-            await self.store.start_match(match, seat_rows, record, self.version + 1)
-        except BaseException:
-            self.seats, self.match_id = room_seats, None
-            raise
-        self.status = "playing"
-        self._commit(state, record)
+        state = self.engine.start(self.options, seating)
+
+        def begin() -> None:
+            self.seats, self.match_id, self.status = list(occupants), match_id, "playing"
+            self._commit(state, record)
+        await self._store_then(self.store.start_match(match, seat_rows, record, self.version + 1), begin)
 
     def _account(self, match_id: str, seat: int) -> str:
         occupant = self.seats[seat]
@@ -347,19 +377,23 @@ class Room:
             if ref is not None and (seat, ref) in self.applied:
                 raise RoomError(f"action {ref!r} was already applied (step {self.applied[seat, ref]}); "
                                 "it is not applied twice", code="action/already_applied")
-            self._autopilot(seat, False)
-            await self._apply(seat, raw, ref)
-            self.clock.acted(seat)
+
+            def back_in_seat() -> None:
+                self._autopilot(seat, False)
+                self.clock.acted(seat)
+            await self._apply(seat, raw, ref, back_in_seat)
         self.schedule()
 
-    async def _apply(self, seat: int, raw: Any, ref: str | None) -> None:
-        """Judge, store, then apply and announce one seat's action. A refusal changes nothing."""
+    async def _apply(self, seat: int, raw: Any, ref: str | None,
+                     also: Callable[[], None] = _nothing) -> None:
+        """Judge, store, then apply and announce one seat's action, with ``also`` changing the room
+        along with it. A refusal changes nothing."""
         action = self.engine.parse_action(raw)
         transition = self.engine.apply(self.state, seat, action)
         record = StepRecord(self.match_id or "")
         self._log(record, seat, self.engine.action_to_json(action), ref)
         state = self._absorb(transition, record)
-        await self._store_then_commit(state, record)
+        await self._store_then_commit(state, record, also)
 
     async def hint(self, conn: Connection) -> None:
         """Send this connection alone what the ``strong`` bot would do in its seat now."""
@@ -437,18 +471,19 @@ class Room:
         return self._absorb(self.engine.deal(state, deck), record)
 
     async def add_seed(self, conn: Connection, deal: int, seed: str) -> None:
-        """A player's client seed for the deal the server has committed to (``docs/fairness.md``)."""
-        seat = self._acting_seat(conn)
-        self.dealer.add_seed(deal, seat, seed)
-        self.broadcast()
+        """A player's client seed for the deal the server has committed to (``docs/fairness.md``).
+        Under the lock, so that no seed arrives while a deal drawn from the seeds is being stored."""
+        async with self.lock:
+            seat = self._acting_seat(conn)
+            self.dealer.add_seed(deal, seat, seed)
+            self.broadcast()
 
     def _absorb(self, transition: Transition[Any], record: StepRecord) -> Any:
-        """Turn the engine's events into what the step writes."""
+        """Turn the engine's events into what the step writes (and the room applies once it is stored)."""
         seq = self.seq + len(record.actions)
         deal = self.deals + len(record.deals)
         for event in transition.events:
             if event["type"] == "deal_end":
-                self.dealer.reveal(event["number"])
                 record.deal_results.append((event["number"], event["points"], event.get("detail", {})))
             elif event["type"] == "chips":
                 record.chips.append(ChipMove(self._account(record.match_id, event["seat"]),
@@ -458,24 +493,41 @@ class Room:
             record.result = outcome.to_json()
         return transition.state
 
-    async def _store_then_commit(self, state: Any, record: StepRecord) -> None:
-        """Store a step, then apply it. A step handed to the store is applied once stored even if the
-        task that made it is cancelled meanwhile, so the room never falls behind its stored log."""
-        writing = asyncio.ensure_future(self.store.record_step(record))
+    async def _store_then_commit(self, state: Any, record: StepRecord,
+                                 also: Callable[[], None] = _nothing) -> None:
+        def commit() -> None:
+            also()
+            self._commit(state, record)
+        await self._store_then(self.store.record_step(record), commit)
+
+    async def _store_then(self, write: Awaitable[None], commit: Callable[[], None]) -> None:
+        """Write, then ``commit`` (change the room and tell everyone). A write that fails raises
+        :class:`StepNotStored` and commits nothing. A write under way is committed once stored even if
+        the task that made it is cancelled meanwhile, so the room never falls behind its stored log."""
+        writing = asyncio.ensure_future(write)
         try:
             await asyncio.shield(writing)
         except asyncio.CancelledError:
             await asyncio.wait([writing])
             if not writing.cancelled() and writing.exception() is None:
-                self._commit(state, record)
+                commit()
             raise
-        self._commit(state, record)
+        except STORE_ERRORS as error:
+            log.warning("room %s: a step was not stored, nothing changed: %s", self.id,
+                        str(error).splitlines()[0] if str(error) else type(error).__name__)
+            raise StepNotStored("the database could not store this step in time; nothing changed, "
+                                "send it again") from error
+        commit()
 
     def _commit(self, state: Any, record: StepRecord) -> None:
         self.state = state
         for action in record.actions:
             if action.ref is not None and action.seat is not None:
                 self.applied[action.seat, action.ref] = action.seq
+        for deck in record.deals:
+            self.dealer.stored(deck.number)
+        for number, _points, _detail in record.deal_results:
+            self.dealer.reveal(number)
         self.seq += len(record.actions)
         self.deals += len(record.deals)
         self.version += 1
@@ -532,53 +584,72 @@ class Room:
                 if (occupant := self.seats[seat]) is not None and occupant.bot_level is None]
 
     async def _timer_after(self, delay: float) -> None:
-        """When a person's time is up the strong bot makes that decision for him; after too many
-        in a row it keeps playing for him until he takes the seat back."""
         try:
-            await asyncio.sleep(delay)
-            async with self.lock:
-                for seat in self.clock.expired(time.time(), self._awaited_people()):
-                    view = self.engine.view(self.state, seat)
-                    legal = self.engine.legal_actions(self.state, seat)
-                    action = await self.bots.choose("strong", view, legal)
-                    if self.clock.timed_out(seat):
-                        self._autopilot(seat, True)
-                    await self._apply(seat, action, None)
-        except Exception:
-            log.exception("room %s: a turn timer failed", self.id)
+            await self._background("a turn timer", self._time_out(delay))
         finally:
             self._timer_task = None
         self.schedule()
 
+    async def _time_out(self, delay: float) -> None:
+        """When a person's time is up the strong bot makes that decision for him; after too many
+        in a row it keeps playing for him until he takes the seat back."""
+        await asyncio.sleep(delay)
+        async with self.lock:
+            for seat in self.clock.expired(time.time(), self._awaited_people()):
+                view = self.engine.view(self.state, seat)
+                legal = self.engine.legal_actions(self.state, seat)
+                action = await self.bots.choose("strong", view, legal)
+                await self._apply(seat, action, None, self._missed(seat))
+
+    def _missed(self, seat: int) -> Callable[[], None]:
+        """What a timed-out decision changes besides the game: one more miss for the seat, and past
+        the limit the bot holds it."""
+        def count() -> None:
+            if self.clock.timed_out(seat):
+                self._autopilot(seat, True)
+        return count
+
     async def _bot_turn(self, seat: int, level: str) -> None:
         try:
-            await asyncio.sleep(self.timing.bot_delay)
-            async with self.lock:
-                occupant = self.seats[seat]
-                if (self.state is not None and seat in self._awaited() and occupant is not None
-                        and occupant.bot_level is not None):
-                    view = self.engine.view(self.state, seat)
-                    legal = self.engine.legal_actions(self.state, seat)
-                    action = await self.bots.choose(level, view, legal)
-                    await self._apply(seat, action, None)
-        except Exception:
-            log.exception("room %s: the bot in seat %s failed", self.id, seat)
+            await self._background(f"the bot in seat {seat}", self._bot_acts(seat, level))
         finally:
             self._bot_tasks.pop(seat, None)
         self.schedule()
 
+    async def _bot_acts(self, seat: int, level: str) -> None:
+        await asyncio.sleep(self.timing.bot_delay)
+        async with self.lock:
+            occupant = self.seats[seat]
+            if (self.state is not None and seat in self._awaited() and occupant is not None
+                    and occupant.bot_level is not None):
+                view = self.engine.view(self.state, seat)
+                legal = self.engine.legal_actions(self.state, seat)
+                action = await self.bots.choose(level, view, legal)
+                await self._apply(seat, action, None)
+
     async def _auto_after(self, delay: float) -> None:
         try:
-            await asyncio.sleep(delay)
-            await self._seeds_or_timeout()
-            async with self.lock:
-                if self._has_auto_step():
-                    await self._auto_step()
-        except Exception:
-            log.exception("room %s: automatic step failed", self.id)
+            await self._background("an automatic step", self._auto_when_due(delay))
         finally:
             self._auto_task = None
         self.schedule()
+
+    async def _auto_when_due(self, delay: float) -> None:
+        await asyncio.sleep(delay)
+        await self._seeds_or_timeout()
+        async with self.lock:
+            if self._has_auto_step():
+                await self._auto_step()
+
+    async def _background(self, what: str, work: Awaitable[None]) -> None:
+        """Run a step nobody waits for. A failure is logged; a step the database did not take is
+        tried again (by ``schedule``) after ``timing.retry_pause``."""
+        try:
+            await work
+        except StepNotStored:
+            await asyncio.sleep(self.timing.retry_pause)
+        except Exception:
+            log.exception("room %s: %s failed", self.id, what)
 
     async def _seeds_or_timeout(self) -> None:
         pending = self.dealer.seeds.get(self.deals + 1)

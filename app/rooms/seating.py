@@ -67,6 +67,9 @@ class Connection:
     def push(self, message: str) -> None:
         """Send ``message`` after those pushed before it."""
 
+    def close(self, code: str, message: str) -> None:
+        """End the connection from the server's side, telling the client why (error ``code``)."""
+
 
 @dataclass(frozen=True)
 class ChipRules:
@@ -80,10 +83,13 @@ class ChipRules:
 @dataclass
 class Timing:
     """Seconds: the pause before an automatic step and before a bot acts; how long a dropped player
-    keeps his seat before the bot plays for him; missed decisions in a row before it does."""
+    keeps his seat before the bot plays for him; missed decisions in a row before it does; the pause
+    before a step nobody waits for (an automatic step, a bot's move, a timeout) is tried again after
+    the database did not take it."""
 
     auto_pause: float = 0.0
     bot_delay: float = 0.0
     grace_period: float = 60.0
     missed_limit: int = 2
     seed_wait: float = 0.0
+    retry_pause: float = 1.0

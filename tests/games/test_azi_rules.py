@@ -122,6 +122,8 @@ def test_actions_round_trip(raw: dict[str, Any], action: object) -> None:
     ({"kind": "bet", "amount": None}, "action/bad_amount"),
     ({"kind": "raise", "to": -20}, "action/bad_amount"),
     ({"kind": "raise", "to": False}, "action/bad_amount"),
+    ({"kind": "bet", "amount": 1_000_000_001}, "action/bad_amount"),
+    ({"kind": "raise", "to": 2**64}, "action/bad_amount"),
     ({"kind": "play", "card": "1X"}, "action/bad_card"),
     ({"kind": "play", "card": "2C"}, "action/bad_card"),
     ({"kind": "play", "card": "AC"}, "action/bad_card"),
@@ -166,7 +168,8 @@ def test_default_options_derive_from_the_stake() -> None:
     {"stake": 0}, {"stake": -10}, {"stake": "10"}, {"stake": True}, {"min_bet": 0},
     {"min_raise": 2.5}, {"max_bids": 0}, {"raise_cap": "perPlayer"}, {"hand_size": 5},
     {"hand_size": "3"}, {"azi_buy_in": "full_pot"}, {"folded_excess": "burned"},
-    {"players": 4}, {"stake": None},
+    {"players": 4}, {"stake": None}, {"stake": 1_000_001}, {"stake": 2**64},
+    {"min_bet": 1_000_001}, {"min_raise": 2**64}, {"max_bids": 21},
 ])
 def test_bad_options_are_refused(raw: dict[str, Any]) -> None:
     with pytest.raises(InvalidOptions):

@@ -564,7 +564,8 @@ def test_option_specs_names_and_defaults() -> None:
 @pytest.mark.parametrize("raw", [
     {"bidding": "euchre"}, {"first_lead": "dealer"}, {"defenders_score": 1},
     {"defenders_score": "true"}, {"target": 0}, {"target": -5}, {"target": True},
-    {"target": "10"}, {"target": 10.0}, {"both_reach_target": "nobody"}, {"lone_hands": True},
+    {"target": "10"}, {"target": 10.0}, {"target": 101}, {"target": 2**64},
+    {"both_reach_target": "nobody"}, {"lone_hands": True},
 ])
 def test_bad_options_are_refused(raw: dict[str, Any]) -> None:
     with pytest.raises(InvalidOptions):

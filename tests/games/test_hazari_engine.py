@@ -245,12 +245,13 @@ def test_option_specs_and_defaults() -> None:
                                )["target"] == 500
     specs = {spec.name: spec.to_json() for spec in ENGINE.option_specs}
     assert specs["tie_rule"]["allowed"] == {"choices": ["later_wins", "first_wins"]}
-    assert specs["target"]["allowed"] == {"minimum": 5, "multiple_of": 5}
+    assert specs["target"]["allowed"] == {"minimum": 5, "maximum": 10_000, "multiple_of": 5}
 
 
 @pytest.mark.parametrize("raw", [
     {"target": 0}, {"target": -5}, {"target": 1001}, {"target": "1000"}, {"target": True},
-    {"target": 1000.0}, {"tie_rule": "random"}, {"match_tie": "coin"}, {"decks": []},
+    {"target": 1000.0}, {"target": 10_005}, {"target": 2**64}, {"tie_rule": "random"},
+    {"match_tie": "coin"}, {"decks": []},
 ])
 def test_bad_options_are_refused(raw: dict[str, Any]) -> None:
     with pytest.raises(InvalidOptions):

@@ -17,6 +17,9 @@ from app.games.cards import Card
 
 from .ranking import DECK_SET
 
+MAX_AMOUNT = 1_000_000_000
+"""The most chips an amount in an action may name (a bet's ``amount``, a raise's ``to``)."""
+
 
 @dataclass(frozen=True)
 class Discard:
@@ -171,7 +174,7 @@ def _amount(raw: dict[str, Any], field: str) -> int:
     if type(value) is not int:
         raise InvalidAction(f"{field!r} must be a whole number of chips, got {value!r} in {raw!r}",
                             code="action/bad_amount")
-    if value < 0:
-        raise InvalidAction(f"{field!r} cannot be negative, got {value} in {raw!r}",
+    if not 0 <= value <= MAX_AMOUNT:
+        raise InvalidAction(f"{field!r} must be from 0 to {MAX_AMOUNT:,} chips, got {value} in {raw!r}",
                             code="action/bad_amount")
     return value

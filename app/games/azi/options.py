@@ -14,16 +14,19 @@ HALF_POT = "half_pot"
 NO_BUY_IN = "none"
 RETURNED = "returned"
 TO_POT = "to_pot"
+MAX_STAKE = 1_000_000
+MAX_BIDS = 20
 
 OPTION_SPECS = (
     OptionSpec("stake", 10, "the ante T every participant pays at the start of a game (AZ-3, AZ-5)",
-               minimum=1),
+               minimum=1, maximum=MAX_STAKE),
     OptionSpec("min_bet", None, "the smallest opening bet (AZ-7.1); default: the stake",
-               minimum=1),
+               minimum=1, maximum=MAX_STAKE),
     OptionSpec("min_raise", None, "the smallest raise increment (AZ-7.3); default: the stake",
-               minimum=1),
+               minimum=1, maximum=MAX_STAKE),
     OptionSpec("max_bids", 3, "bids per player per betting phase, the opening bet included "
-               "(per_player), or raises per betting phase over all players (total)", minimum=1),
+               "(per_player), or raises per betting phase over all players (total)", minimum=1,
+               maximum=MAX_BIDS),
     OptionSpec("raise_cap", PER_PLAYER, "how max_bids counts: per player, the opening bet "
                "included (seed), or raises in total (ambiguity 9)", choices=(PER_PLAYER, TOTAL)),
     OptionSpec("hand_size", 3, "cards dealt to each participant; with 4 each discards one face "

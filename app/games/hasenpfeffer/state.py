@@ -24,7 +24,7 @@ OPTION_SPECS = (
                "or the bidder", choices=("dealer_left", "bidder")),
     OptionSpec("defenders_score", True, "whether the defenders score one point per trick they "
                "win (HP-9)", choices=(True, False)),
-    OptionSpec("target", 10, "points that end the match (HP-10)", minimum=1),
+    OptionSpec("target", 10, "points that end the match (HP-10)", minimum=1, maximum=100),
     OptionSpec("both_reach_target", "bidders_win", "who wins when both partnerships reach the "
                "target in one deal: the bidders (HP-10), or the higher total with the bidders on "
                "equality", choices=("bidders_win", "higher_total")),

@@ -44,7 +44,7 @@ ROUNDS = len(GROUP_SIZES)
 
 OPTION_SPECS = (
     OptionSpec("target", 1000, "the match ends after the deal in which someone reaches it (HZ-9)",
-               minimum=5, multiple_of=5),
+               minimum=5, maximum=10_000, multiple_of=5),
     OptionSpec("tie_rule", TIE_RULES[0], "which of equal top groups takes a round (HZ-7)",
                choices=TIE_RULES),
     OptionSpec("match_tie", MATCH_TIES[0], "a shared top score at the end: joint winners, or "
