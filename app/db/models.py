@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Index, String, false
+from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, String, false
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -23,9 +23,14 @@ class Player(Base):
     password_hash: Mapped[str | None] = mapped_column(String(200))
     claimed_at: Mapped[datetime | None]
     name_key: Mapped[str | None] = mapped_column(String(160))
+    # The balance of ``player:<id>``: a trigger on ``chip_transfers`` moves it in the transaction
+    # that writes each transfer, and the check refuses any move that would overdraw it.
+    chips: Mapped[int] = mapped_column(default=0, server_default="0")
+    topped_up_at: Mapped[datetime | None]
 
     # A claimed account's name, case-folded: unique among claimed accounts (guests have none).
-    __table_args__ = (Index("ux_players_name_key", "name_key", unique=True),)
+    __table_args__ = (Index("ux_players_name_key", "name_key", unique=True),
+                      CheckConstraint("chips >= 0", name="ck_players_chips"))
 
 
 class Token(Base):
@@ -66,6 +71,18 @@ class RoomSeat(Base):
     seat: Mapped[int] = mapped_column(primary_key=True)
     player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"))
     bot: Mapped[str | None] = mapped_column(String(20))
+
+
+class ChipSeat(Base):
+    """The chip table where a player holds a seat: one at most, from sitting down until he stands
+    or the table's match ends."""
+
+    __tablename__ = "chip_seats"
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"))
+
+    __table_args__ = (Index("ix_chip_seats_room", "room_id"),)
 
 
 class Match(Base):
@@ -162,6 +179,7 @@ class ChipTransfer(Base):
     __table_args__ = (
         Index("ix_chip_transfers_source", "source"),
         Index("ix_chip_transfers_target", "target"),
+        CheckConstraint("amount >= 0", name="ck_chip_transfers_amount"),
     )
 
 

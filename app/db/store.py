@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Table, bindparam, func, insert, select, update
+from sqlalchemy import Table, bindparam, delete, exists, func, insert, or_, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.db import models, postgres_rows
@@ -113,6 +114,10 @@ class SavedRoom:
 
 class TopUpRefused(Rejection):
     code = "chips/refused"
+
+
+class ChipSeatRefused(Rejection):
+    code = "room/refused"
 
 
 class StepWriter:
@@ -229,23 +234,32 @@ class Store:
         async with self.sessions() as session:
             return await _balance(session, account)
 
+    async def chips(self, player_id: str) -> int:
+        """The player's balance (``players.chips``, which the ledger moves)."""
+        async with self.sessions() as session:
+            return int(await session.scalar(
+                select(models.Player.chips).where(models.Player.id == player_id)) or 0)
+
     async def top_up(self, player_id: str, to: int, below: int, period: timedelta) -> int:
         """Grant a player below ``below`` chips enough to hold ``to`` again, at most once per
-        ``period``; returns the new balance. Raises :class:`TopUpRefused` otherwise."""
-        account = player_account(player_id)
+        ``period`` and never while he holds a chip seat; returns the new balance. Raises
+        :class:`TopUpRefused` otherwise. One conditional update decides and locks the player's row,
+        so that of concurrent requests one only is granted."""
+        at = now()
         async with self.sessions.begin() as session:
-            balance = await _balance(session, account)
-            if balance >= below:
-                raise TopUpRefused(f"a top-up is for players with fewer than {below} chips; you have "
-                                   f"{balance}", code="chips/not_needed")
-            last = await session.scalar(
-                select(func.max(models.ChipTransfer.at))
-                .where(models.ChipTransfer.target == account, models.ChipTransfer.kind == "top_up"))
-            if last is not None and now() - last < period:
-                raise TopUpRefused(f"one top-up per {period}; the last was at {last.isoformat()}Z",
-                                   code="chips/too_soon")
+            player = models.Player
+            granted = await session.execute(
+                update(player)
+                .where(player.id == player_id, player.chips < below,
+                       or_(player.topped_up_at.is_(None), player.topped_up_at <= at - period),
+                       ~exists().where(models.ChipSeat.player_id == player_id))
+                .values(topped_up_at=at).returning(player.chips)
+                .execution_options(synchronize_session=False))
+            chips = granted.scalar_one_or_none()
+            if chips is None:
+                raise await _top_up_refusal(session, player_id, below, period)
             await session.execute(insert(CHIP_TRANSFERS),
-                                  [_transfer(BANK, account, to - balance, "top_up")])
+                                  [_transfer(BANK, player_account(player_id), to - chips, "top_up")])
         return to
 
     async def player_stats(self, player_id: str) -> dict[str, Any]:
@@ -260,7 +274,10 @@ class Store:
             session.add_all(models.RoomSeat(room_id=room.id, seat=seat) for seat in range(seats))
 
     async def save_room_seats(self, room_id: str, seats: list[tuple[str | None, str | None]],
-                              version: int) -> None:
+                              version: int, ante: int | None = None) -> None:
+        """Store who holds each seat. At a chip table (``ante`` given) every player seated holds
+        its chip seat, each newcomer with at least ``ante`` chips: :class:`ChipSeatRefused`
+        otherwise, and nothing changes."""
         async with self.sessions.begin() as session:
             for seat, (player_id, bot) in enumerate(seats):
                 await session.execute(
@@ -269,6 +286,8 @@ class Store:
                     .values(player_id=player_id, bot=bot))
             await session.execute(
                 update(models.Room).where(models.Room.id == room_id).values(version=version))
+            if ante is not None:
+                await _hold_chip_seats(session, room_id, [player for player, _ in seats if player], ante)
 
     async def unfinished_rooms(self) -> list[SavedRoom]:
         """Every room not finished, with what it takes to rebuild it and its match."""
@@ -281,6 +300,8 @@ class Store:
         async with self.sessions.begin() as session:
             await session.execute(
                 update(models.Room).where(models.Room.id == room_id).values(status=status))
+            if status == "finished":
+                await session.execute(delete(models.ChipSeat).where(models.ChipSeat.room_id == room_id))
 
     async def start_match(self, match: models.Match, seats: list[models.MatchSeat],
                           step: StepRecord, version: int) -> None:
@@ -305,6 +326,43 @@ def _transfer(source: str, target: str, amount: int, kind: str, match_id: str | 
     """One row of ``chip_transfers``."""
     return {"source": source, "target": target, "amount": amount, "kind": kind, "match_id": match_id,
             "deal": deal, "action_seq": action_seq, "at": now()}
+
+
+async def _top_up_refusal(session: AsyncSession, player_id: str, below: int,
+                          period: timedelta) -> TopUpRefused:
+    """Why the player gets no top-up now."""
+    if await session.get(models.ChipSeat, player_id) is not None:
+        return TopUpRefused("your chips are at a chip table; top up once you leave it or its match "
+                            "is over", code="chips/at_table")
+    player = await session.get(models.Player, player_id)
+    if player is None:
+        return TopUpRefused(f"there is no player {player_id!r}", code="player/not_found")
+    if player.chips >= below:
+        return TopUpRefused(f"a top-up is for players with fewer than {below} chips; you have "
+                            f"{player.chips}", code="chips/not_needed")
+    last = player.topped_up_at.isoformat() if player.topped_up_at else "just now"
+    return TopUpRefused(f"one top-up per {period}; the last was at {last}Z", code="chips/too_soon")
+
+
+async def _hold_chip_seats(session: AsyncSession, room_id: str, players: list[str], ante: int) -> None:
+    """The room's chip seats become those of ``players``. The primary key refuses a player a seat
+    at a second chip table, even to a concurrent transaction."""
+    seat = models.ChipSeat
+    await session.execute(delete(seat).where(seat.room_id == room_id, seat.player_id.not_in(players)))
+    held = set(await session.scalars(select(seat.player_id).where(seat.room_id == room_id)))
+    for player_id in players:
+        if player_id in held:
+            continue
+        try:
+            await session.execute(insert(seat).values(player_id=player_id, room_id=room_id))
+        except IntegrityError as error:
+            raise ChipSeatRefused("you are already seated at another chip table; leave it first",
+                                  code="room/busy_elsewhere") from error
+        chips = int(await session.scalar(select(models.Player.chips).where(models.Player.id == player_id))
+                    or 0)
+        if chips < ante:
+            raise ChipSeatRefused(f"this table's ante is {ante} chips and you have {chips}",
+                                  code="room/no_ante")
 
 
 async def _balance(session: AsyncSession, account: str) -> int:
@@ -390,6 +448,9 @@ async def _finish_match(session: AsyncSession, match_id: str, result: dict[str, 
         .values(status="finished", finished_at=finished_at, result=result))
     await session.execute(
         update(models.Room).where(models.Room.match_id == match_id).values(status="finished"))
+    await session.execute(delete(models.ChipSeat).where(
+        models.ChipSeat.room_id == select(models.Match.room_id).where(models.Match.id == match_id)
+        .scalar_subquery()))
     await record_finish(session, match_id, result, finished_at)
 
 

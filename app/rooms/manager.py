@@ -126,18 +126,8 @@ class RoomManager:
         room = Room(room_id=row.id, engine=engine, options=options, private=row.private,
                     owner_id=row.owner_id, store=self.store, timing=self.timing, test_setup=test_setup,
                     seats=seats, chips=chips, turn_seconds=turn_seconds)
-        room.busy_elsewhere = lambda player_id: self._at_chip_table(player_id, room)
         self.created_at[row.id] = row.created_at
         return room
-
-    def _at_chip_table(self, player_id: str, asking: Room) -> bool:
-        return any(room is not asking and room.chips.enabled and room.status != "finished"
-                   and room.seat_of(player_id) is not None for room in self.rooms.values())
-
-    def playing_for_chips(self, player_id: str) -> bool:
-        """Whether the player's balance is his stack in a chip match still in play."""
-        return any(room.chips.enabled and room.status == "playing"
-                   and room.seat_of(player_id) is not None for room in self.rooms.values())
 
     async def create(self, owner_id: str, game: str, raw_options: dict[str, Any],
                      private: bool) -> Room:

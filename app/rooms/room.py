@@ -77,7 +77,6 @@ class Room:
         self._grace_tasks: dict[int, asyncio.Task[None]] = {}
         self.closed = False
         self.chips = chips or ChipRules()
-        self.busy_elsewhere: Callable[[str], bool] = lambda _player_id: False
         self.engine = engine
         self.options = options
         self.private = private
@@ -226,7 +225,6 @@ class Room:
             if occupant is not None and (occupant.bot is None or self.state is not None):
                 raise RoomError(f"seat {seat} is taken by {occupant.name}", code="room/seat_taken")
             self._require_not_started("change seats")
-            await self._check_chips(player_id)
             await self._change_seats(lambda seats: self._move(seats, player_id, conn.name, seat))
 
     async def stand(self, conn: Connection) -> None:
@@ -249,18 +247,6 @@ class Room:
             await self._change_seats(
                 lambda seats: seats.__setitem__(seat, Occupant.for_bot(seat, level)))
 
-    async def _check_chips(self, player_id: str) -> None:
-        """AZ-5: sitting at a chip table needs the ante; chips play at one table at a time."""
-        if not self.chips.enabled or self.seat_of(player_id) is not None:
-            return
-        if self.busy_elsewhere(player_id):
-            raise RoomError("you are already seated at another chip table; leave it first",
-                            code="room/busy_elsewhere")
-        balance = await self.store.balance(player_account(player_id))
-        if balance < self.chips.ante:
-            raise RoomError(f"this table's ante is {self.chips.ante} chips and you have {balance}",
-                            code="room/no_ante")
-
     def _move(self, seats: list[Occupant | None], player_id: str, name: str | None, seat: int) -> None:
         old = self.seat_of(player_id)
         if old is not None:
@@ -271,7 +257,8 @@ class Room:
         seats = list(self.seats)
         change(seats)
         await self.store.save_room_seats(
-            self.id, [(o.player_id, o.bot) if o else (None, None) for o in seats], self.version + 1)
+            self.id, [(o.player_id, o.bot) if o else (None, None) for o in seats], self.version + 1,
+            ante=self.chips.ante if self.chips.enabled else None)
         self.seats = seats
         self.version += 1
         self.broadcast()
@@ -347,7 +334,7 @@ class Room:
                 record.grants.append((bot_account(record.match_id, seat), self.chips.bot_stack))
                 stacks.append(self.chips.bot_stack)
             else:
-                stacks.append(await self.store.balance(player_account(occupant.player_id)))
+                stacks.append(await self.store.chips(occupant.player_id))
         return tuple(stacks)
 
     def resume(self, match: models.Match, seats: list[models.MatchSeat], deals: list[models.Deal],

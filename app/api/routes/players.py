@@ -11,7 +11,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 
-from app.api.deps import PlayerDep, RoomsDep, SettingsDep, StoreDep
+from app.api.deps import PlayerDep, SettingsDep, StoreDep
 from app.api.errors import ApiError, error_responses
 from app.api.limits import WindowLimit, client_address, too_many
 from app.api.routes.matches import FILTERS, check_known, history_filter
@@ -20,7 +20,6 @@ from app.db import accounts
 from app.db.history import stream_matches
 from app.db.ratings import player_ratings, rating_history
 from app.db.stats import player_stats
-from app.db.store import player_account
 
 router = APIRouter(prefix="/api/players", tags=["players"])
 
@@ -43,20 +42,19 @@ async def create_player(body: PlayerCreate, request: Request, store: StoreDep,
             raise ApiError(409, "player/name_taken", f"the name {body.name!r} belongs to a claimed "
                                                      "account; choose another")
     player, token = await store.create_player(body.name, settings.starting_chips)
-    chips = await store.balance(player_account(player.id))
+    chips = await store.chips(player.id)
     return PlayerCreated(id=player.id, name=player.name, token=token, chips=chips)
 
 
 @router.post("/{player_id}/top-up", response_model=PlayerPublic, responses=error_responses(401, 403, 404))
-async def top_up_player(player_id: str, player: PlayerDep, store: StoreDep, rooms: RoomsDep,
+async def top_up_player(player_id: str, player: PlayerDep, store: StoreDep,
                         settings: SettingsDep) -> PlayerPublic:
     """A player holding fewer chips than the smallest stake (setting ``CARDROOM_TOPUP_BELOW``) gets
-    back to the starting chips, at most once per ``CARDROOM_TOPUP_PERIOD_HOURS``."""
+    back to the starting chips, at most once per ``CARDROOM_TOPUP_PERIOD_HOURS``, and not while
+    he holds a seat at a chip table (``chips/at_table``). Of concurrent requests one only is
+    granted."""
     if player.id != player_id:
         raise ApiError(403, "auth/not_yours", "a player can only top up their own chips")
-    if rooms.playing_for_chips(player.id):
-        raise ApiError(400, "chips/at_table", "your chips are in play at a chip table; top up once "
-                                              "its match is over")
     await store.top_up(player.id, to=settings.starting_chips, below=settings.topup_below,
                        period=timedelta(hours=settings.topup_period_hours))
     return await read_player(player_id, store)
@@ -86,7 +84,7 @@ async def read_player(player_id: str, store: StoreDep) -> PlayerPublic:
     player = await store.get_player(player_id)
     if player is None:
         raise ApiError(404, "player/not_found", f"there is no player {player_id!r}")
-    chips = await store.balance(player_account(player.id))
+    chips = await store.chips(player.id)
     async with store.sessions() as session:
         stats = await player_stats(session, player.id)
         ratings = await player_ratings(session, player.id)
