@@ -4,7 +4,6 @@ names unique ignoring case once claimed, revoking every token, and the sign-in r
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,6 +13,7 @@ from starlette.testclient import TestClient
 from support import Client, query
 from test_replays import app_client
 
+from app.api import deps
 from app.db import models
 
 PASSWORD = "a long secret"
@@ -164,7 +164,21 @@ def test_a_revoked_token_cannot_open_a_room_socket(http: TestClient) -> None:
         assert ws.receive_json()["type"] == "state"
 
 
-def test_sign_in_is_rate_limited_per_name_and_per_address(fresh_sqlite_url: str) -> None:
+class SteppedClock:
+    """Stands for the ``time`` module of the sign-in limiter: its ``monotonic()`` moves only when
+    the test says so."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+def test_sign_in_is_rate_limited_per_name_and_per_address(fresh_sqlite_url: str,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = SteppedClock()
+    monkeypatch.setattr(deps, "time", clock)
     with app_client(fresh_sqlite_url, signin_max_failures=3, signin_window_seconds=1.0) as http:
         name = unique("Targeted")
         claim(http, Client(http, name))
@@ -173,14 +187,14 @@ def test_sign_in_is_rate_limited_per_name_and_per_address(fresh_sqlite_url: str)
         limited = sign_in(http, name)
         assert limited.status_code == 429 and limited.json()["error"]["code"] == "auth/rate_limited"
         assert 1 <= int(limited.headers["Retry-After"]) <= 1
-        time.sleep(1.05)
+        clock.now += 1.05
         assert sign_in(http, name).status_code == 201
 
         for _ in range(3):
             assert sign_in(http, unique("Nobody"), "guess").status_code == 401
         elsewhere = sign_in(http, name)
         assert elsewhere.status_code == 429, "the same address is limited whatever the name"
-        time.sleep(1.05)
+        clock.now += 1.05
         assert sign_in(http, name).status_code == 201
 
 
