@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: setup run test migrate bench lint clean
+.PHONY: setup run test flaky migrate bench lint clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,9 +27,19 @@ browser:
 
 # Outside CI the long runs (marker "slow") are left out; CI=true runs everything.
 SLOW := $(if $(filter true 1 yes,$(CI)),,-m "not slow")
+# Test files run in parallel, one pytest-xdist worker per core, each file whole on one worker
+# (a module's live server and browser are shared by its tests).
+JOBS ?= auto
+PARALLEL := -n $(JOBS) --dist loadfile
 
 test: setup browser
-	$(BIN)/python -m pytest $(SLOW)
+	$(BIN)/python -m pytest $(PARALLEL) $(SLOW)
+
+# The protocol and browser tests, three times in random orders; reports any test that did not
+# pass every time.
+RUNS ?= 3
+flaky: setup browser
+	$(BIN)/python scripts/flaky.py --runs $(RUNS) --jobs $(JOBS) $(SLOW)
 
 lint: setup
 	$(BIN)/ruff check app tests bench

@@ -4,8 +4,8 @@ and in the match history (``GET /api/matches/{id}``: each deal's net chips and i
 
 from __future__ import annotations
 
+import asyncio
 import json
-import time
 from collections.abc import Iterator
 from contextlib import ExitStack
 
@@ -189,6 +189,19 @@ def test_an_azi_with_a_buy_in_and_a_decline_then_the_redeal_takes_the_dead_money
     assert (4, {"kind": "decline"}) in logged and (0, {"kind": "buy_in"}) in logged
 
 
+def wait_until_idle(http: TestClient, room_id: str) -> None:
+    """Waits, in the app's event loop, for the automatic step and the bots' turns the room has
+    pending to have run."""
+    room = http.app.state.rooms.rooms[room_id]  # type: ignore[attr-defined]
+
+    async def idle() -> None:
+        while pending := [task for task in (room._auto_task, *room._bot_tasks.values())
+                          if task is not None and not task.done()]:
+            await asyncio.wait(pending)
+
+    http.portal.call(idle)  # type: ignore[union-attr]
+
+
 @pytest.fixture
 def paused_client(fresh_sqlite_url: str) -> Iterator[TestClient]:
     """The app with a pause before each automatic step, so that there is time between games to
@@ -263,7 +276,7 @@ def test_the_owner_closes_the_table_between_games(paused_client: TestClient) -> 
         assert table.chips() == [990, 1020, 990]
         # Nothing more happens at a closed table: no next game (the automatic step that was due
         # does not come), no move, no second close.
-        time.sleep(2.5 * PAUSE)
+        wait_until_idle(paused_client, table.room_id)
         refused(table, 0, CLOSE, "room/finished")
         table.players[1].act(BET10)
         assert table.players[1].error()["code"] == "action/game_over"

@@ -47,6 +47,7 @@ def test_a_dropped_player_comes_back_to_the_full_state(quick: TestClient) -> Non
         room_id = start(players, stack)
         hand = arranging(players[2])["view"]["hand"]
         up(players[0], "a")
+        players[2].state_where(lambda m: m["view"]["up"][0])
         stack.close()
     with ExitStack() as stack:
         for player in (players[0], players[1], players[3]):

@@ -51,13 +51,18 @@ def start_server(folder: Path, **settings: str) -> LiveServer:
     return server
 
 
+def laid_out(page: Page) -> None:
+    """Waits until the page has drawn two frames since now: a new viewport's layout is done."""
+    page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
 def shoot(page: Page, name: str) -> list[Path]:
     """A full-page screenshot at 1280x800 and one at 390x844; the viewport is set back after."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     paths = []
     for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
         page.set_viewport_size(size)
-        page.wait_for_timeout(150)
+        laid_out(page)
         path = SHOTS / f"{name}-{label}.png"
         page.screenshot(path=str(path), full_page=True)
         paths.append(path)
@@ -70,7 +75,7 @@ def assert_no_sideways_scroll(page: Page, name: str) -> None:
     """On the narrowest phone (360 px) the page itself never scrolls sideways (wide tables scroll
     inside their own box)."""
     page.set_viewport_size({"width": NARROWEST, "height": 740})
-    page.wait_for_timeout(100)
+    laid_out(page)
     width = page.evaluate("document.documentElement.scrollWidth")
     page.set_viewport_size(DESKTOP)
     assert width <= NARROWEST, f"{name}: the page is {width} px wide on a {NARROWEST} px screen"

@@ -1,16 +1,18 @@
-"""A person plays Azi in the browser (the 4-card variant): creates the room in the lobby, adds two
-random bots, starts, discards, bets or calls, plays cards (only the legal ones can be pressed),
-reloads in the middle of a deal, and plays on until a game in which they played a card has been
-settled, with its chips shown."""
+"""A person plays Azi in the browser (the 4-card variant): opens a room with a fixed first deal, adds
+two strong bots, starts, discards, reloads in the middle of the deal, sends a refused opening bet,
+bets, calls, plays cards (only the legal ones can be pressed) until the game is settled, with its
+chips shown.
+
+The deal is fixed so that the path does not depend on the shuffle nor on the bots' choices: the
+person sits after the button and opens the betting; bot 1 holds the four highest trumps, so it never
+folds and wins the game, in which the person plays cards."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
+from azi_support import azi_deck_for
 from browser_support import (
     add_bots,
-    create_room_in_lobby,
     dismiss_messages,
     expect_error,
     hand,
@@ -27,7 +29,13 @@ from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
 
-MAX_GAMES = 8
+BUTTON = 2
+FIRST_DEAL = {0: "6H 8H 7S 8S", 1: "AH KH QH JH", 2: "6D 7D 8D 7H"}
+MAX_DECISIONS = 40
+MY_TURN_OR_SETTLED = (
+    "() => { const t = document.querySelector('.table-page');"
+    " return t.dataset.myTurn === '1' || t.dataset.status === 'finished'"
+    " || document.querySelector('#azi-last-game') !== null; }")
 
 
 class Person:
@@ -40,7 +48,8 @@ class Person:
         self.played_in_game: set[int] = set()
         self.amount_refused = False
         self.illegal_tried = False
-        self.reloaded = False
+        self.blocked_card: str | None = None
+        self.version_before = 0
 
     def game_number(self) -> int:
         text = self.page.locator(".phase-line").first.inner_text()
@@ -73,12 +82,14 @@ class Person:
             page.locator("#azi-call").click()
             self.did.append("call")
         elif page.locator(".hand-row .card.playable").count():
-            if not self.illegal_tried:
-                self.try_illegal_card()
+            tried = not self.illegal_tried and self.try_illegal_card()
             game = self.game_number()
             page.locator(".hand-row .card.playable").first.click()
             self.did.append("play")
             self.played_in_game.add(game)
+            if tried:
+                self.nothing_sent_for_the_blocked_card(counter)
+                return True
         elif page.locator("#azi-decline").count():
             page.locator("#azi-decline").click()
             self.did.append("decline")
@@ -96,16 +107,26 @@ class Person:
         expect_error(self.page, "action/bet_below_minimum" if kind == "bet" else "action/raise_too_small")
         self.amount_refused = True
 
-    def try_illegal_card(self) -> None:
-        """A card that may not be played now cannot be pressed: nothing is sent."""
+    def try_illegal_card(self) -> bool:
+        """Presses a card that may not be played now, if there is one; the page must send nothing."""
         blocked = self.page.locator(".hand-row .card[aria-disabled='true']")
-        if blocked.count():
-            before = version(self.page)
-            blocked.first.click(force=True)
-            self.page.wait_for_timeout(300)
-            assert version(self.page) == before
-            assert self.page.locator(".hand-row .card[aria-disabled='true']").count() >= 1
-            self.illegal_tried = True
+        if not blocked.count():
+            return False
+        dismiss_messages(self.page)
+        self.blocked_card = blocked.first.get_attribute("data-card")
+        self.version_before = version(self.page)
+        blocked.first.click(force=True)
+        self.illegal_tried = True
+        return True
+
+    def nothing_sent_for_the_blocked_card(self, counter: str | None) -> None:
+        """The server answers in order: once the legal card's state is here, an answer to a frame
+        sent for the blocked card would be here too. There is none, and the blocked card is still
+        in the hand."""
+        my_decision_taken(self.page, counter)
+        assert version(self.page) > self.version_before
+        expect(self.page.locator("#messages .message.error")).to_have_count(0)
+        assert self.blocked_card in hand(self.page)
 
 
 def settled_game(page: Page) -> int:
@@ -113,13 +134,24 @@ def settled_game(page: Page) -> int:
     return int(text.split()[1].rstrip(":")) if text else 0
 
 
+def open_room(page: Page, server: LiveServer) -> None:
+    """The room is created for the page's player through the API (test mode's fixed deck and
+    button); the page opens its link and sits at seat 0."""
+    player = open_lobby(page, server, "Aziz")
+    options = {"hand_size": 4, "stake": 10, "first_dealer": BUTTON,
+               "decks": [azi_deck_for(FIRST_DEAL, BUTTON, 3)]}
+    room = server.post("/api/rooms", {"game": "azi", "options": options}, token=player["token"])
+    page.goto(f"{server.base}/#/room/{room['id']}")
+    page.locator(".seat[data-seat='0']").get_by_role("button", name="Sit here").click()
+    expect(page.locator(".seat.mine")).to_have_attribute("data-seat", "0")
+
+
 def test_azi_games_in_the_browser(page: Page, server: LiveServer) -> None:
-    open_lobby(page, server, "Aziz")
-    create_room_in_lobby(page, "azi", {"hand_size": 4, "stake": 10})
+    open_room(page, server)
     expect(page.locator(".seat")).to_have_count(6)
-    add_bots(page, 2, level="random")
+    add_bots(page, 2, level="strong")
     expect(page.locator(".seat .bot-badge")).to_have_count(2)
-    expect(page.locator(".seat.bot").first).to_contain_text("random")
+    expect(page.locator(".seat.bot").first).to_contain_text("strong")
     start(page)
     expect(page.locator(".seat")).to_have_count(3)
     expect(page.locator("#azi-trump")).to_contain_text("Trump:")
@@ -142,26 +174,20 @@ def test_azi_games_in_the_browser(page: Page, server: LiveServer) -> None:
     page.locator("#azi-close").click()
     expect_error(page, "table/not_between_games")
 
-    deadline = time.monotonic() + 90
     shot_betting = False
-    while time.monotonic() < deadline:
-        if page.locator(".table-page").get_attribute("data-status") == "finished":
+    for _ in range(MAX_DECISIONS):
+        page.wait_for_function(MY_TURN_OR_SETTLED)
+        if settled_game(page) or page.locator(".table-page").get_attribute("data-status") == "finished":
             break
         if not shot_betting and page.locator("#azi-call, #azi-bet").count():
             dismiss_messages(page)
             shoot(page, "azi-betting")
             shot_betting = True
-        if person.step():
-            continue
-        settled = settled_game(page)
-        if settled and settled in person.played_in_game:
-            break
-        assert person.game_number() <= MAX_GAMES or settled < MAX_GAMES, "no game with a played card"
-        page.wait_for_timeout(60)
-    settled = settled_game(page)
-    assert settled in person.played_in_game, (person.did, settled)
-    assert "play" in person.did and "discard" in person.did
-    assert person.amount_refused
+        assert person.step(), f"the page awaits a decision it offers no control for: {person.did}"
+    assert settled_game(page) == 1 and 1 in person.played_in_game, person.did
+    assert person.amount_refused and person.did[:2] == ["discard", "bet"]
+    assert "play" in person.did
+    settled = 1
 
     result = page.locator("#azi-last-game")
     expect(result).to_contain_text(f"Game {settled}:")
