@@ -62,33 +62,41 @@ function roomRow(room) {
     room.status === "playing" ? "Watch" : "Join"));
 }
 
-function moreButton(next) {
+/** Appends a page of rooms to ``list``; returns the address of the next page, or null. */
+async function appendRooms(list, path) {
+  try {
+    const { rooms, next } = await getRooms(path);
+    for (const room of rooms) list.appendChild(roomRow(room));
+    return next;
+  } catch (error) {
+    list.appendChild(h("li", { class: "muted" }, `Rooms could not be loaded (${error.message}).`));
+    return null;
+  }
+}
+
+function moreButton(list, next) {
   const item = h("li", { class: "more" });
-  const showMore = () => {
-    const list = item.parentNode;
+  const showMore = async () => {
     item.remove();
-    appendRooms(list, next);
+    list.dataset.pages = String(Number(list.dataset.pages || 1) + 1);
+    const following = await appendRooms(list, next);
+    if (following) list.appendChild(moreButton(list, following));
   };
   item.appendChild(h("button", { type: "button", onclick: showMore }, "More rooms"));
   return item;
 }
 
-async function appendRooms(list, path) {
-  try {
-    const { rooms, next } = await getRooms(path);
-    for (const room of rooms) list.appendChild(roomRow(room));
-    if (next) list.appendChild(moreButton(next));
-  } catch (error) {
-    list.appendChild(h("li", { class: "muted" }, `Rooms could not be loaded (${error.message}).`));
-  }
-}
-
+/** Reloads the list with as many pages as it shows, so that a refresh keeps what "More rooms" added. */
 async function loadRooms(list) {
   const fresh = h("ul");
-  await appendRooms(fresh, undefined);
+  let next = await appendRooms(fresh, undefined);
+  for (let page = 1; next && page < Number(list.dataset.pages || 1); page += 1) {
+    next = await appendRooms(fresh, next);
+  }
   clear(list);
   if (fresh.children.length === 0) list.appendChild(h("li", { class: "muted" }, "No open rooms. Create one below."));
   list.append(...fresh.children);
+  if (next) list.appendChild(moreButton(list, next));
 }
 
 function optionField(game, spec) {

@@ -28,3 +28,11 @@ def test_more_rooms_come_a_page_at_a_time(page: Page, server: LiveServer) -> Non
     shown = listed.evaluate_all("items => items.map(item => item.dataset.room)")
     assert len(shown) == len(set(shown)) > PAGE
     assert shown.index(rooms[-1]) < shown.index(rooms[0])
+
+    # Refreshing the list keeps the pages shown.
+    latecomer = server.post("/api/players", {"name": "Latecomer"})
+    newest = server.post("/api/rooms", {"game": "azi"}, token=latecomer["token"])["id"]
+    page.get_by_role("button", name="Refresh").click()
+    expect(page.locator(f"[data-room='{newest}']")).to_have_count(1)
+    expect(page.locator(f"[data-room='{rooms[0]}']")).to_have_count(1)
+    expect(listed).to_have_count(len(shown) + 1)
