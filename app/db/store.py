@@ -16,7 +16,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.db import models, postgres_rows
-from app.db.finish import record_finish
+from app.db.finish import record_finish, with_autopilot_decisions
 from app.db.stats import player_stats
 from app.games.base import Rejection
 
@@ -76,6 +76,7 @@ class LoggedAction:
     action: dict[str, Any]
     ref: str | None
     at: datetime
+    autopilot: bool = False
 
 
 @dataclass(frozen=True)
@@ -408,7 +409,8 @@ class StepRows:
                   "detail": None, "server_seed": deal.server_seed, "commitment": deal.commitment,
                   "client_seeds": deal.client_seeds} for step in steps for deal in step.deals]
         actions = [{"match_id": step.match_id, "seq": action.seq, "deal": action.deal, "seat": action.seat,
-                    "action": action.action, "ref": action.ref, "at": action.at}
+                    "action": action.action, "ref": action.ref, "at": action.at,
+                    "autopilot": action.autopilot}
                    for step in steps for action in step.actions]
         transfers = [transfer for step in steps for transfer in _step_transfers(step)]
         results = [{"match_id": step.match_id, "number": number, "points": points, "detail": detail}
@@ -443,6 +445,7 @@ def _step_transfers(step: StepRecord) -> list[dict[str, Any]]:
 
 async def _finish_match(session: AsyncSession, match_id: str, result: dict[str, Any]) -> None:
     finished_at = now()
+    result = await with_autopilot_decisions(session, match_id, result)
     await session.execute(
         update(models.Match).where(models.Match.id == match_id)
         .values(status="finished", finished_at=finished_at, result=result))

@@ -339,12 +339,13 @@ class Room:
             self.clock.acted(seat)
         self.schedule()
 
-    async def _apply(self, seat: int, raw: Any, ref: str | None) -> None:
-        """Judge, store, then apply and announce one seat's action. A refusal changes nothing."""
+    async def _apply(self, seat: int, raw: Any, ref: str | None, autopilot: bool = False) -> None:
+        """Judge, store, then apply and announce one seat's action (``autopilot``: decided for a
+        person by the bot). A refusal changes nothing."""
         action = self.engine.parse_action(raw)
         transition = self.engine.apply(self.state, seat, action)
         record = StepRecord(self.match_id or "")
-        self._log(record, seat, self.engine.action_to_json(action), ref)
+        self._log(record, seat, self.engine.action_to_json(action), ref, autopilot)
         state = self._absorb(transition, record)
         await self._store_then_commit(state, record)
 
@@ -391,10 +392,11 @@ class Room:
 
     # --- steps: logging, persisting, applying -----------------------------------------------
 
-    def _log(self, record: StepRecord, seat: int | None, action: JSON, ref: str | None = None) -> None:
+    def _log(self, record: StepRecord, seat: int | None, action: JSON, ref: str | None = None,
+             autopilot: bool = False) -> None:
         record.actions.append(LoggedAction(
             seq=self.seq + len(record.actions) + 1, deal=self.deals + len(record.deals), seat=seat,
-            action=action, ref=ref, at=now()))
+            action=action, ref=ref, at=now(), autopilot=autopilot))
 
     def _deal(self, state: Any, record: StepRecord) -> Any:
         number = self.deals + len(record.deals) + 1
@@ -425,8 +427,13 @@ class Room:
                                              event["delta"], event["reason"], deal, seq))
         outcome = self.engine.outcome(transition.state)
         if outcome is not None:
-            record.result = outcome.to_json()
+            record.result = {**outcome.to_json(), "played_by": self._played_by()}
         return transition.state
+
+    def _played_by(self) -> list[str]:
+        """Who holds each seat now: ``player``, ``autopilot`` (for a person away or too slow) or ``bot``."""
+        return ["bot" if occupant is None or occupant.bot is not None
+                else "autopilot" if occupant.autopilot else "player" for occupant in self.seats]
 
     async def _store_then_commit(self, state: Any, record: StepRecord) -> None:
         """Store a step, then apply it. A step handed to the store is applied once stored even if the
@@ -513,7 +520,7 @@ class Room:
                     action = await self.bots.choose("strong", view, legal)
                     if self.clock.timed_out(seat):
                         self._autopilot(seat, True)
-                    await self._apply(seat, action, None)
+                    await self._apply(seat, action, None, autopilot=True)
         except Exception:
             log.exception("room %s: a turn timer failed", self.id)
         finally:
@@ -530,7 +537,7 @@ class Room:
                     view = self.engine.view(self.state, seat)
                     legal = self.engine.legal_actions(self.state, seat)
                     action = await self.bots.choose(level, view, legal)
-                    await self._apply(seat, action, None)
+                    await self._apply(seat, action, None, autopilot=occupant.bot is None)
         except Exception:
             log.exception("room %s: the bot in seat %s failed", self.id, seat)
         finally:
