@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 from sqlalchemy import func, select
-from sqlalchemy.exc import IntegrityError
 from starlette.testclient import TestClient
 from support import Client, query
 
@@ -151,15 +150,17 @@ def test_no_top_up_while_holding_a_chip_seat(db_client: TestClient, database_url
 def test_the_database_refuses_a_step_that_overdraws_a_wallet(db_client: TestClient,
                                                               database_url: str) -> None:
     """A step that would put more of a player's chips into a pot than he holds fails as a whole,
-    by the database's check, on the path the server writes steps by."""
+    by the database's check, on the path the server writes steps by, and is refused with
+    ``chips/insufficient``."""
     player = Client(db_client, "Player")
     assert player.id is not None
     store: Store = db_client.app.state.store  # type: ignore[attr-defined]
     overdraw = StepRecord("a-match", chips=[ChipMove(player_account(player.id), -1001, "bet", 1, 1)])
     portal = db_client.portal
     assert portal is not None
-    with pytest.raises(IntegrityError):
+    with pytest.raises(Rejection) as refusal:
         portal.call(store.record_step, overdraw)
+    assert refusal.value.code == "chips/insufficient"
     check_wallets(database_url, [player.id])
     assert db_client.get(f"/api/players/{player.id}").json()["chips"] == 1000
     assert query(database_url, select(models.ChipTransfer.id)

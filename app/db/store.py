@@ -121,6 +121,10 @@ class ChipSeatRefused(Rejection):
     code = "room/refused"
 
 
+class ChipsRefused(Rejection):
+    code = "chips/insufficient"
+
+
 class StepWriter:
     """Group commit: steps that arrive while transactions are being written go together into the next
     one, so a busy server makes one commit for many rooms' steps instead of one each. Up to ``lanes``
@@ -172,7 +176,7 @@ class StepWriter:
         try:
             await self._transaction([step])
         except Exception as error:
-            _resolve(written, error)
+            _resolve(written, _overdraw_refusal(error) or error)
         else:
             _resolve(written, None)
 
@@ -186,6 +190,14 @@ class StepWriter:
             await rows.write(session)
             for match_id, result in finished:
                 await _finish_match(session, match_id, result)
+
+
+def _overdraw_refusal(error: Exception) -> ChipsRefused | None:
+    """The refusal to give when ``error`` is the database's check that keeps a wallet at or above
+    zero."""
+    if isinstance(error, IntegrityError) and "ck_players_chips" in str(error):
+        return ChipsRefused("that would take more chips than the player holds; nothing changed")
+    return None
 
 
 def _resolve(written: asyncio.Future[None], error: Exception | None) -> None:
