@@ -75,7 +75,7 @@ class RoomSeat(Base):
 
 class ChipSeat(Base):
     """The chip table where a player holds a seat: one at most, from sitting down until he stands
-    or the table's match ends."""
+    or the room is finished (a trigger on ``rooms`` then frees its chip seats)."""
 
     __tablename__ = "chip_seats"
 

@@ -313,8 +313,6 @@ class Store:
         async with self.sessions.begin() as session:
             await session.execute(
                 update(models.Room).where(models.Room.id == room_id).values(status=status))
-            if status == "finished":
-                await session.execute(delete(models.ChipSeat).where(models.ChipSeat.room_id == room_id))
 
     async def start_match(self, match: models.Match, seats: list[models.MatchSeat],
                           step: StepRecord, version: int) -> None:
@@ -463,9 +461,6 @@ async def _finish_match(session: AsyncSession, match_id: str, result: dict[str, 
         .values(status="finished", finished_at=finished_at, result=result))
     await session.execute(
         update(models.Room).where(models.Room.match_id == match_id).values(status="finished"))
-    await session.execute(delete(models.ChipSeat).where(
-        models.ChipSeat.room_id == select(models.Match.room_id).where(models.Match.id == match_id)
-        .scalar_subquery()))
     await record_finish(session, match_id, result, finished_at)
 
 
