@@ -113,6 +113,12 @@ class Client:
         self.send(message)
 
 
+def game_result(result: Message) -> Message:
+    """A stored match result without what the room adds to the game's outcome: who played each
+    seat at the end and how many decisions the autopilot made for it."""
+    return {key: value for key, value in result.items() if key not in ("played_by", "autopilot_decisions")}
+
+
 def cards(text: str) -> list[str]:
     return [str(Card.parse(word)) for word in text.split()]
 

@@ -27,7 +27,7 @@ from azi_support import (
     unthrottled_settings,
 )
 from starlette.testclient import TestClient
-from support import Client, Message
+from support import Client, Message, game_result
 
 from app.main import create_app
 
@@ -251,7 +251,7 @@ def test_leaving_between_games(paused_client: TestClient) -> None:
         match = table.match()
     assert match["status"] == "finished"
     assert [deal["points"] for deal in match["deals"]] == [[-10, 20, -10], [10, -10, 0]]
-    assert match["result"] == {"winners": [1], "totals": [0, 10, -10]}
+    assert game_result(match["result"]) == {"winners": [1], "totals": [0, 10, -10]}
     logged = [(entry["seat"], entry["action"]["kind"]) for entry in match["actions"]]
     assert logged.count((2, "leave")) == 1 and logged.count((0, "leave")) == 1
 
@@ -283,7 +283,7 @@ def test_the_owner_closes_the_table_between_games(paused_client: TestClient) -> 
         assert table.chips() == [990, 1020, 990]
         match = table.match()
     assert match["status"] == "finished"
-    assert match["result"] == {"winners": [1], "totals": [-10, 20, -10]}
+    assert game_result(match["result"]) == {"winners": [1], "totals": [-10, 20, -10]}
     assert [deal["points"] for deal in match["deals"]] == [[-10, 20, -10]]
     assert match["actions"][-1]["seat"] is None
     assert match["actions"][-1]["action"] == {"kind": "close"}
@@ -329,7 +329,7 @@ def test_the_session_ends_when_fewer_than_two_can_pay(client: TestClient) -> Non
             assert response.status_code == 200 and response.json()["chips"] == 1000
             broke.send({"type": "sit", "seat": 0})
             broke.state_where(lambda m: m["room"]["seats"][0]["player_id"] == broke.id)
-    assert match["result"] == {"winners": [0], "totals": [2000, -1000, -1000]}
+    assert game_result(match["result"]) == {"winners": [0], "totals": [2000, -1000, -1000]}
     assert [deal["points"] for deal in match["deals"]] == [[1010, -1000, -10], [990, 0, -990]]
     assert [deal["detail"]["pot"] for deal in match["deals"]] == [2010, 1980]
 

@@ -285,7 +285,8 @@ def test_profile_statistics(client: TestClient) -> None:
         a.send({"type": "start"})
         a.state_where(lambda m: m["view"]["phase"] == "arranging")
         profile = client.get(f"/api/players/{a.id}").json()
-    assert profile["stats"]["hazari"] == {"matches": 3, "finished": 2, "wins": 1, "deals": 2,
+    assert profile["stats"]["hazari"] == {"matches": 3, "finished": 2, "wins": 1, "abandoned": 0,
+                                          "deals": 2,
                                           "avg_points_per_deal": 180.0, "avg_total": 180.0, "best": 360}
     assert profile["claimed"] is False and profile["ratings"] == {} and profile["rating_history"] == []
     loser = client.get(f"/api/players/{c.id}").json()["stats"]["hazari"]

@@ -5,18 +5,20 @@ a player holds at most one chip seat, a top-up is granted once a period."""
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import threading
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import pytest
+from alembic import command
 from sqlalchemy import func, select
-from sqlalchemy.exc import IntegrityError
 from starlette.testclient import TestClient
 from support import Client, query
 
-from app.db import models
+from app.db import migrate, models
 from app.db.store import BANK, ChipMove, StepRecord, Store, now, player_account
 from app.games.base import Rejection
 from app.rooms.manager import RoomManager
@@ -151,16 +153,48 @@ def test_no_top_up_while_holding_a_chip_seat(db_client: TestClient, database_url
 def test_the_database_refuses_a_step_that_overdraws_a_wallet(db_client: TestClient,
                                                               database_url: str) -> None:
     """A step that would put more of a player's chips into a pot than he holds fails as a whole,
-    by the database's check, on the path the server writes steps by."""
+    by the database's check, on the path the server writes steps by, and is refused with
+    ``chips/insufficient``."""
     player = Client(db_client, "Player")
     assert player.id is not None
     store: Store = db_client.app.state.store  # type: ignore[attr-defined]
     overdraw = StepRecord("a-match", chips=[ChipMove(player_account(player.id), -1001, "bet", 1, 1)])
     portal = db_client.portal
     assert portal is not None
-    with pytest.raises(IntegrityError):
+    with pytest.raises(Rejection) as refusal:
         portal.call(store.record_step, overdraw)
+    assert refusal.value.code == "chips/insufficient"
     check_wallets(database_url, [player.id])
     assert db_client.get(f"/api/players/{player.id}").json()["chips"] == 1000
     assert query(database_url, select(models.ChipTransfer.id)
                  .where(models.ChipTransfer.match_id == "a-match")) == []
+
+
+def test_the_migration_fills_wallets_and_chip_seats_from_the_ledger(tmp_path: Path) -> None:
+    """Upgrading a database in which the old holes left a player overdrawn and seated at two chip
+    tables: his wallet is brought back to zero from the bank (``correction``), every other wallet
+    is its ledger balance, and he keeps one chip seat."""
+    path = tmp_path / "old.db"
+    config = migrate.alembic_config(f"sqlite+aiosqlite:///{path}")
+    command.upgrade(config, "0004")
+    with sqlite3.connect(path) as db:
+        for player in ("broke", "rich"):
+            db.execute("INSERT INTO players (id, name, token_hash, created_at) "
+                       "VALUES (?, ?, ?, '2026-01-01 00:00:00')", (player, player, player))
+        for source, target, amount in (("bank", "player:broke", 1000), ("bank", "player:rich", 1000),
+                                       ("player:broke", "player:rich", 2000)):
+            db.execute("INSERT INTO chip_transfers (source, target, amount, kind, at) "
+                       "VALUES (?, ?, ?, 'grant', '2026-01-01 00:00:00')", (source, target, amount))
+        for room in ("r1", "r2"):
+            db.execute("INSERT INTO rooms (id, game, options, private, owner_id, status, created_at) "
+                       "VALUES (?, 'azi', '{}', 0, 'rich', 'open', '2026-01-01 00:00:00')", (room,))
+            db.execute("INSERT INTO room_seats (room_id, seat, player_id) VALUES (?, 0, 'broke')", (room,))
+    command.upgrade(config, "head")
+    with sqlite3.connect(path) as db:
+        chips = db.execute("SELECT id, chips FROM players ORDER BY id").fetchall()
+        corrections = db.execute("SELECT target, amount FROM chip_transfers "
+                                 "WHERE kind = 'correction'").fetchall()
+        seats = db.execute("SELECT player_id, room_id FROM chip_seats").fetchall()
+    assert chips == [("broke", 0), ("rich", 3000)]
+    assert corrections == [("player:broke", 1000)]
+    assert seats == [("broke", "r1")]

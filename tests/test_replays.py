@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
-from support import Client, Message, make_settings
+from support import Client, Message, game_result, make_settings
 
 from app.config import Settings
 from app.games.base import JSON, Engine, Seating
@@ -138,7 +138,7 @@ def check_replay(http: TestClient, match_id: str) -> JSON:
     stored = {deal["number"]: deal["points"] for deal in detail["deals"] if deal["points"] is not None}
     assert points == stored and stored, "every deal scores on replay as it did in play"
     outcome = ENGINES[detail["game"]].outcome(final)
-    assert outcome is not None and outcome.to_json() == detail["result"]
+    assert outcome is not None and outcome.to_json() == game_result(detail["result"])
     return detail
 
 

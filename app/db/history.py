@@ -77,13 +77,18 @@ MATCH_COLUMNS = (models.Match.id, models.Match.room_id, models.Match.game, model
                  models.Match.status, models.Match.started_at, models.Match.finished_at,
                  models.Match.result, models.Match.rated)
 SEAT_COLUMNS = (models.MatchSeat.match_id, models.MatchSeat.seat, models.MatchSeat.player_id,
-                models.MatchSeat.name, models.MatchSeat.bot)
+                models.MatchSeat.name, models.MatchSeat.bot, models.MatchSeat.played_by,
+                models.MatchSeat.autopilot_decisions)
 ACTION_COLUMNS = (models.Action.seq, models.Action.deal, models.Action.seat, models.Action.action,
                   models.Action.at)
 
 
 def _seat_json(seat: Any) -> dict[str, Any]:
-    return {"seat": seat.seat, "player_id": seat.player_id, "name": seat.name, "bot": seat.bot is not None}
+    """A seat; once the match is over, also who held it at the end (``played_by``), how many
+    decisions the autopilot made for it, and whether its player ``abandoned`` the match."""
+    return {"seat": seat.seat, "player_id": seat.player_id, "name": seat.name, "bot": seat.bot is not None,
+            "played_by": seat.played_by, "autopilot_decisions": seat.autopilot_decisions,
+            "abandoned": seat.played_by == "autopilot"}
 
 
 def _stamp(moment: datetime | None) -> str | None:

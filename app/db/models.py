@@ -75,7 +75,7 @@ class RoomSeat(Base):
 
 class ChipSeat(Base):
     """The chip table where a player holds a seat: one at most, from sitting down until he stands
-    or the table's match ends."""
+    or the room is finished (a trigger on ``rooms`` then frees its chip seats)."""
 
     __tablename__ = "chip_seats"
 
@@ -124,6 +124,10 @@ class MatchSeat(Base):
     total: Mapped[int | None]
     deal_points: Mapped[int | None]
     deals: Mapped[int | None]
+    # Who held the seat when the match ended (``player``, ``autopilot`` or ``bot``) and how many of
+    # its decisions the autopilot made; a seat the autopilot held at the end was abandoned.
+    played_by: Mapped[str | None] = mapped_column(String(12))
+    autopilot_decisions: Mapped[int | None]
 
     __table_args__ = (
         Index("ix_match_seats_player", "player_id", "match_id"),
@@ -158,6 +162,8 @@ class Action(Base):
     action: Mapped[dict[str, Any]]
     ref: Mapped[str | None] = mapped_column(String(64))
     at: Mapped[datetime]
+    # Made by the autopilot for a person who was away or too slow.
+    autopilot: Mapped[bool] = mapped_column(default=False, server_default=false())
 
 
 class ChipTransfer(Base):

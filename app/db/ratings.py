@@ -5,7 +5,9 @@ two rating units remain: a unit is a claimed player (Hazari, Azi) or a partnersh
 claimed player in it (Hasenpfeffer). Bots are left out: a partnership of a player and a bot is rated
 as that player alone. Units are ranked winners first, then by their final totals (Hazari points, Azi
 net chips, team points in Hasenpfeffer, where the bidders win when both sides reach the target);
-equal places are a tie.
+equal places are a tie. A player who abandoned the match (the autopilot held his seat at the end)
+gains nothing from it: a unit of such players only ranks below every other unit, and his rating
+never rises from the match.
 """
 
 from __future__ import annotations
@@ -43,6 +45,21 @@ def rating_units(result: dict[str, Any], seats: list[tuple[int, str | None, bool
     return units if len(units) >= 2 else []
 
 
+def is_abandoned(result: dict[str, Any], seat: int) -> bool:
+    """Whether the autopilot held ``seat`` when the match ended."""
+    played_by = result.get("played_by") or []
+    return seat < len(played_by) and played_by[seat] == "autopilot"
+
+
+def abandoners_last(units: list[Unit], abandoned: set[str]) -> list[Unit]:
+    """``units`` where a unit whose players all abandoned the match lost it below every other."""
+    if not abandoned:
+        return units
+    floor = min(total for _, total, _ in units) - 1
+    return [(members, floor, False) if set(members) <= abandoned else (members, total, won)
+            for members, total, won in units]
+
+
 def places(units: list[Unit]) -> list[float]:
     """Each unit's place (1 is best): winners first, then the higher total; equals share a place."""
     keys = [(won, total) for _, total, won in units]
@@ -52,14 +69,17 @@ def places(units: list[Unit]) -> list[float]:
 async def rate_match(session: AsyncSession, match: models.Match, result: dict[str, Any],
                      at: datetime) -> None:
     """Update the ratings of a match's players, in the transaction that records its end."""
-    rows = await session.execute(
+    rows = (await session.execute(
         select(models.MatchSeat.seat, models.MatchSeat.player_id, models.Player.claimed_at)
         .outerjoin(models.Player, models.Player.id == models.MatchSeat.player_id)
-        .where(models.MatchSeat.match_id == match.id))
+        .where(models.MatchSeat.match_id == match.id))).all()
     units = rating_units(result, [(seat, player_id, claimed is not None)
                                   for seat, player_id, claimed in rows])
     if not units:
         return
+    abandoned = {player_id for seat, player_id, _ in rows
+                 if player_id is not None and is_abandoned(result, seat)}
+    units = abandoners_last(units, abandoned)
     players = sorted({player for members, _, _ in units for player in members})
     current = await _locked_ratings(session, match.game, players, at)
     teams = [[MODEL.rating(mu=current[p].mu, sigma=current[p].sigma) for p in members]
@@ -67,6 +87,8 @@ async def rate_match(session: AsyncSession, match: models.Match, result: dict[st
     rated = MODEL.rate(teams, ranks=places(units))
     for (members, _, _), team in zip(units, rated, strict=True):
         for player, rating in zip(members, team, strict=True):
+            if player in abandoned and rating.ordinal() > current[player].ordinal:
+                rating = MODEL.rating(mu=current[player].mu, sigma=current[player].sigma)
             await _save(session, current[player], rating.mu, rating.sigma, at)
             session.add(models.RatingChange(player_id=player, game=match.game, match_id=match.id,
                                             mu=rating.mu, sigma=rating.sigma,

@@ -16,7 +16,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.db import models, postgres_rows
-from app.db.finish import record_finish
+from app.db.finish import record_finish, with_autopilot_decisions
 from app.db.stats import player_stats
 from app.games.base import Rejection
 
@@ -76,6 +76,7 @@ class LoggedAction:
     action: dict[str, Any]
     ref: str | None
     at: datetime
+    autopilot: bool = False
 
 
 @dataclass(frozen=True)
@@ -118,6 +119,10 @@ class TopUpRefused(Rejection):
 
 class ChipSeatRefused(Rejection):
     code = "room/refused"
+
+
+class ChipsRefused(Rejection):
+    code = "chips/insufficient"
 
 
 class StepWriter:
@@ -171,7 +176,7 @@ class StepWriter:
         try:
             await self._transaction([step])
         except Exception as error:
-            _resolve(written, error)
+            _resolve(written, _overdraw_refusal(error) or error)
         else:
             _resolve(written, None)
 
@@ -185,6 +190,14 @@ class StepWriter:
             await rows.write(session)
             for match_id, result in finished:
                 await _finish_match(session, match_id, result)
+
+
+def _overdraw_refusal(error: Exception) -> ChipsRefused | None:
+    """The refusal to give when ``error`` is the database's check that keeps a wallet at or above
+    zero."""
+    if isinstance(error, IntegrityError) and "ck_players_chips" in str(error):
+        return ChipsRefused("that would take more chips than the player holds; nothing changed")
+    return None
 
 
 def _resolve(written: asyncio.Future[None], error: Exception | None) -> None:
@@ -300,8 +313,6 @@ class Store:
         async with self.sessions.begin() as session:
             await session.execute(
                 update(models.Room).where(models.Room.id == room_id).values(status=status))
-            if status == "finished":
-                await session.execute(delete(models.ChipSeat).where(models.ChipSeat.room_id == room_id))
 
     async def start_match(self, match: models.Match, seats: list[models.MatchSeat],
                           step: StepRecord, version: int) -> None:
@@ -408,7 +419,8 @@ class StepRows:
                   "detail": None, "server_seed": deal.server_seed, "commitment": deal.commitment,
                   "client_seeds": deal.client_seeds} for step in steps for deal in step.deals]
         actions = [{"match_id": step.match_id, "seq": action.seq, "deal": action.deal, "seat": action.seat,
-                    "action": action.action, "ref": action.ref, "at": action.at}
+                    "action": action.action, "ref": action.ref, "at": action.at,
+                    "autopilot": action.autopilot}
                    for step in steps for action in step.actions]
         transfers = [transfer for step in steps for transfer in _step_transfers(step)]
         results = [{"match_id": step.match_id, "number": number, "points": points, "detail": detail}
@@ -443,14 +455,12 @@ def _step_transfers(step: StepRecord) -> list[dict[str, Any]]:
 
 async def _finish_match(session: AsyncSession, match_id: str, result: dict[str, Any]) -> None:
     finished_at = now()
+    result = await with_autopilot_decisions(session, match_id, result)
     await session.execute(
         update(models.Match).where(models.Match.id == match_id)
         .values(status="finished", finished_at=finished_at, result=result))
     await session.execute(
         update(models.Room).where(models.Room.match_id == match_id).values(status="finished"))
-    await session.execute(delete(models.ChipSeat).where(
-        models.ChipSeat.room_id == select(models.Match.room_id).where(models.Match.id == match_id)
-        .scalar_subquery()))
     await record_finish(session, match_id, result, finished_at)
 
 

@@ -372,13 +372,13 @@ class Room:
         self.schedule()
 
     async def _apply(self, seat: int, raw: Any, ref: str | None,
-                     also: Callable[[], None] = _nothing) -> None:
+                     also: Callable[[], None] = _nothing, autopilot: bool = False) -> None:
         """Judge, store, then apply and announce one seat's action, with ``also`` changing the room
-        along with it. A refusal changes nothing."""
+        along with it (``autopilot``: decided for a person by the bot). A refusal changes nothing."""
         action = self.engine.parse_action(raw)
         transition = self.engine.apply(self.state, seat, action)
         record = StepRecord(self.match_id or "")
-        self._log(record, seat, self.engine.action_to_json(action), ref)
+        self._log(record, seat, self.engine.action_to_json(action), ref, autopilot)
         state = self._absorb(transition, record)
         await self._store_then_commit(state, record, also)
 
@@ -442,10 +442,11 @@ class Room:
 
     # --- steps: logging, persisting, applying -----------------------------------------------
 
-    def _log(self, record: StepRecord, seat: int | None, action: JSON, ref: str | None = None) -> None:
+    def _log(self, record: StepRecord, seat: int | None, action: JSON, ref: str | None = None,
+             autopilot: bool = False) -> None:
         record.actions.append(LoggedAction(
             seq=self.seq + len(record.actions) + 1, deal=self.deals + len(record.deals), seat=seat,
-            action=action, ref=ref, at=now()))
+            action=action, ref=ref, at=now(), autopilot=autopilot))
 
     def _deal(self, state: Any, record: StepRecord) -> Any:
         number = self.deals + len(record.deals) + 1
@@ -477,8 +478,13 @@ class Room:
                                              event["delta"], event["reason"], deal, seq))
         outcome = self.engine.outcome(transition.state)
         if outcome is not None:
-            record.result = outcome.to_json()
+            record.result = {**outcome.to_json(), "played_by": self._played_by()}
         return transition.state
+
+    def _played_by(self) -> list[str]:
+        """Who holds each seat now: ``player``, ``autopilot`` (for a person away or too slow) or ``bot``."""
+        return ["bot" if occupant is None or occupant.bot is not None
+                else "autopilot" if occupant.autopilot else "player" for occupant in self.seats]
 
     async def _store_then_commit(self, state: Any, record: StepRecord,
                                  also: Callable[[], None] = _nothing) -> None:
@@ -586,7 +592,7 @@ class Room:
                 view = self.engine.view(self.state, seat)
                 legal = self.engine.legal_actions(self.state, seat)
                 action = await self.bots.choose("strong", view, legal)
-                await self._apply(seat, action, None, self._missed(seat))
+                await self._apply(seat, action, None, self._missed(seat), autopilot=True)
 
     def _missed(self, seat: int) -> Callable[[], None]:
         """What a timed-out decision changes besides the game: one more miss for the seat, and past
@@ -612,7 +618,7 @@ class Room:
                 view = self.engine.view(self.state, seat)
                 legal = self.engine.legal_actions(self.state, seat)
                 action = await self.bots.choose(level, view, legal)
-                await self._apply(seat, action, None)
+                await self._apply(seat, action, None, autopilot=occupant.bot is None)
 
     async def _auto_after(self, delay: float) -> None:
         try:

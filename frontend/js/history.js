@@ -22,12 +22,22 @@ function sideName(match, index) {
   return seatName(match, index);
 }
 
+/** What happened to a person's seat when they were away: "" when they played it themselves. */
+function seatNote(seat) {
+  if (seat.abandoned) return " (left the match; the autopilot played to the end, so it counts as no win)";
+  const decisions = seat.autopilot_decisions || 0;
+  if (decisions > 0) return ` (the autopilot made ${decisions} decision${decisions === 1 ? "" : "s"} while they were away)`;
+  return "";
+}
+
 function resultText(match) {
   const result = match.result;
   if (!result) return match.status === "finished" ? "finished" : "still being played";
   const winners = result.winners.map((index) => sideName(match, index));
   const totals = result.totals.map((total, index) => `${sideName(match, index)} ${total}`).join(", ");
-  return `${winners.length ? `Won by ${winners.join(" and ")}` : "No winner"} \u00b7 ${totals}`;
+  const left = match.seats.filter((seat) => seat.abandoned).map((seat) => seat.name);
+  const leftText = left.length ? ` \u00b7 ${left.join(" and ")} left before the end: no win for ${left.length > 1 ? "them" : "this player"}` : "";
+  return `${winners.length ? `Won by ${winners.join(" and ")}` : "No winner"} \u00b7 ${totals}${leftText}`;
 }
 
 function matchItem(match, playerId) {
@@ -37,7 +47,8 @@ function matchItem(match, playerId) {
     h("div", {},
       h("a", { href: `#/match/${encodeURIComponent(match.id)}` }, h("strong", {}, title), ` \u00b7 ${formatDate(match.started_at)}`),
       h("div", { class: "muted" }, match.seats.map((seat, i) => [i ? ", " : "", seat.player_id
-        ? h("a", { href: `#/player/${encodeURIComponent(seat.player_id)}` }, seat.name) : seat.name, seat.bot ? " (bot)" : ""])),
+        ? h("a", { href: `#/player/${encodeURIComponent(seat.player_id)}` }, seat.name) : seat.name, seat.bot ? " (bot)" : "",
+        seat.abandoned ? " (left)" : ""])),
       h("div", { class: "match-result" }, mine ? `You sat in seat ${mine.seat + 1}. ` : "", resultText(match))));
 }
 
@@ -134,7 +145,7 @@ export function showMatch(main, matchId) {
       h("h2", {}, "Players"),
       h("ul", {}, match.seats.map((seat) => h("li", {}, `Seat ${seat.seat + 1}: `,
         seat.player_id ? h("a", { href: `#/player/${encodeURIComponent(seat.player_id)}` }, seat.name) : seat.name,
-        seat.bot ? " (bot)" : ""))),
+        seat.bot ? " (bot)" : seatNote(seat)))),
       scrollBox(h("table", { class: "scores", id: "match-deals" },
         h("caption", {}, `Deals \u2014 ${unit}`),
         h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Deal"),

@@ -26,7 +26,7 @@ function statsTable(stats) {
   const games = Object.keys(stats);
   if (!games.length) return h("p", { class: "muted", id: "profile-stats" }, "No matches played yet.");
   const columns = [
-    ["matches", "Matches"], ["finished", "Finished"], ["wins", "Wins"], ["deals", "Deals"],
+    ["matches", "Matches"], ["finished", "Finished"], ["wins", "Wins"], ["abandoned", "Left before the end"], ["deals", "Deals"],
     ["avg_points_per_deal", "Average per deal"], ["avg_total", "Average total"], ["best", "Best total"],
   ];
   return scrollBox(h("table", { class: "scores", id: "profile-stats" },

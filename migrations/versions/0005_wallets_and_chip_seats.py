@@ -8,7 +8,8 @@ per player, a top-up at most once a period
 - ``players.topped_up_at``: the last top-up, so that a top-up is one conditional update of the
   player's row.
 - ``chip_seats``: the chip table (room) where a player holds a seat; the primary key on
-  ``player_id`` lets a player hold at most one. Filled from the seats of unfinished Azi rooms.
+  ``player_id`` lets a player hold at most one. Filled from the seats of unfinished Azi rooms; a
+  trigger frees a room's chip seats when the room is finished, however that happens.
 - ``ck_chip_transfers_amount (amount >= 0)``: a transfer goes one way only.
 
 Revision ID: 0005
@@ -60,6 +61,27 @@ END
 """,)
 
 
+POSTGRES_FREEING = ("""
+CREATE FUNCTION finished_room_frees_chip_seats() RETURNS trigger AS $$
+BEGIN
+    DELETE FROM chip_seats WHERE room_id = NEW.id;
+    RETURN NULL;
+END
+$$ LANGUAGE plpgsql
+""", """
+CREATE TRIGGER tr_rooms_finished_chip_seats AFTER UPDATE OF status ON rooms
+    FOR EACH ROW WHEN (NEW.status = 'finished') EXECUTE FUNCTION finished_room_frees_chip_seats()
+""")
+
+SQLITE_FREEING = ("""
+CREATE TRIGGER tr_rooms_finished_chip_seats AFTER UPDATE OF status ON rooms
+    WHEN NEW.status = 'finished'
+BEGIN
+    DELETE FROM chip_seats WHERE room_id = NEW.id;
+END
+""",)
+
+
 def upgrade() -> None:
     _correct_overdrawn_wallets()
     op.execute("ALTER TABLE players ADD COLUMN chips INTEGER DEFAULT 0 NOT NULL "
@@ -82,6 +104,8 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("player_id"),
     )
     op.create_index("ix_chip_seats_room", "chip_seats", ["room_id"])
+    for statement in POSTGRES_FREEING if postgres else SQLITE_FREEING:
+        op.execute(statement)
     op.execute("INSERT INTO chip_seats (player_id, room_id) "
                "SELECT room_seats.player_id, min(rooms.id) FROM room_seats "
                "JOIN rooms ON rooms.id = room_seats.room_id "
@@ -97,11 +121,14 @@ def _correct_overdrawn_wallets() -> None:
 
 
 def downgrade() -> None:
+    postgres = op.get_bind().dialect.name == "postgresql"
+    op.execute("DROP TRIGGER tr_rooms_finished_chip_seats" + (" ON rooms" if postgres else ""))
+    if postgres:
+        op.execute("DROP FUNCTION finished_room_frees_chip_seats()")
     op.drop_index("ix_chip_seats_room", table_name="chip_seats")
     op.drop_table("chip_seats")
-    op.execute("DROP TRIGGER tr_chip_transfers_wallets" +
-               (" ON chip_transfers" if op.get_bind().dialect.name == "postgresql" else ""))
-    if op.get_bind().dialect.name == "postgresql":
+    op.execute("DROP TRIGGER tr_chip_transfers_wallets" + (" ON chip_transfers" if postgres else ""))
+    if postgres:
         op.execute("DROP FUNCTION chip_transfer_moves_wallets()")
     with op.batch_alter_table("chip_transfers") as batch_op:
         batch_op.drop_constraint("ck_chip_transfers_amount", type_="check")
