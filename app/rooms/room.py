@@ -270,11 +270,13 @@ class Room:
     async def _change_seats(self, change: Callable[[list[Occupant | None]], None]) -> None:
         seats = list(self.seats)
         change(seats)
-        await self.store.save_room_seats(
-            self.id, [(o.player_id, o.bot) if o else (None, None) for o in seats], self.version + 1)
-        self.seats = seats
-        self.version += 1
-        self.broadcast()
+        stored = [(o.player_id, o.bot) if o else (None, None) for o in seats]
+
+        def seat() -> None:
+            self.seats = seats
+            self.version += 1
+            self.broadcast()
+        await self._store_then(self.store.save_room_seats(self.id, stored, self.version + 1), seat)
 
     def _require_player(self, conn: Connection) -> str:
         if conn.player_id is None:
@@ -413,10 +415,7 @@ class Room:
             if self.status == "finished":
                 raise RoomError("the room is already closed", code="room/finished")
             if self.state is None:
-                await self.store.set_room_status(self.id, "finished")
-                self.status = "finished"
-                self.version += 1
-                self.broadcast()
+                await self._store_then(self.store.set_room_status(self.id, "finished"), self._closed)
                 return
             close = getattr(self.engine, "close", None)
             if close is None:
@@ -426,6 +425,11 @@ class Room:
             self._log(record, None, {"kind": "close"})
             state = self._absorb(close(self.state), record)
             await self._store_then_commit(state, record)
+
+    def _closed(self) -> None:
+        self.status = "finished"
+        self.version += 1
+        self.broadcast()
 
     def _acting_seat(self, conn: Connection) -> int:
         player_id = self._require_player(conn)
@@ -498,7 +502,7 @@ class Room:
         except STORE_ERRORS as error:
             log.warning("room %s: a step was not stored, nothing changed: %s", self.id,
                         str(error).splitlines()[0] if str(error) else type(error).__name__)
-            raise StepNotStored("the database could not store this step in time; nothing changed, "
+            raise StepNotStored("the database did not store this step; nothing changed, "
                                 "send it again") from error
         commit()
 
