@@ -36,7 +36,7 @@ WIDOW = 24  # the 25th card of a Hasenpfeffer deck (HP-4)
 
 @contextmanager
 def write_lock(database_url: str) -> Iterator[None]:
-    """Hold the database's write lock on the match steps from a connection of its own."""
+    """Hold the database's write lock on the match steps and the seats from a connection of its own."""
     if make_url(database_url).get_backend_name() == "sqlite":
         holder = sqlite3.connect(str(make_url(database_url).database), isolation_level=None)
         holder.execute("BEGIN EXCLUSIVE")
@@ -49,7 +49,8 @@ def write_lock(database_url: str) -> Iterator[None]:
     loop = asyncio.new_event_loop()
     connection = loop.run_until_complete(asyncpg.connect(database_url.replace("+asyncpg", "")))
     try:
-        loop.run_until_complete(connection.execute("BEGIN; LOCK TABLE actions IN EXCLUSIVE MODE"))
+        loop.run_until_complete(connection.execute(
+            "BEGIN; LOCK TABLE actions, room_seats IN EXCLUSIVE MODE"))
         yield
     finally:
         loop.run_until_complete(connection.close())
@@ -232,3 +233,20 @@ def test_a_timed_out_decision_changes_nothing_until_it_is_stored(
             assert shown["room"]["seats"][1]["autopilot"] is False, "the bot takes over with the step"
         steps = unchanged_until_the_step(watched)
         assert steps[2]["room"]["seats"][1]["autopilot"] is True
+
+
+def test_a_seat_change_changes_nothing_until_it_is_stored(database_url: str) -> None:
+    with app_client(database_url) as http:
+        owner = Client(http, "Sitter")
+        room_id = owner.create_room("hazari")
+        with owner.connected(room_id):
+            before = owner.last_state
+            assert before is not None
+            with write_lock(database_url):
+                owner.send({"type": "sit", "seat": 0})
+                assert owner.error()["code"] == "server/not_stored"
+                shown = late_spectator_sees(http, room_id)
+                assert (shown["version"], shown["room"]) == (before["version"], before["room"])
+            owner.send({"type": "sit", "seat": 0})
+            seated = owner.state_where(lambda m: m["room"]["seats"][0]["player_id"] == owner.id)
+            assert seated["version"] == before["version"] + 1

@@ -256,12 +256,14 @@ class Room:
     async def _change_seats(self, change: Callable[[list[Occupant | None]], None]) -> None:
         seats = list(self.seats)
         change(seats)
-        await self.store.save_room_seats(
-            self.id, [(o.player_id, o.bot) if o else (None, None) for o in seats], self.version + 1,
-            ante=self.chips.ante if self.chips.enabled else None)
-        self.seats = seats
-        self.version += 1
-        self.broadcast()
+        stored = [(o.player_id, o.bot) if o else (None, None) for o in seats]
+
+        def seat() -> None:
+            self.seats = seats
+            self.version += 1
+            self.broadcast()
+        ante = self.chips.ante if self.chips.enabled else None
+        await self._store_then(self.store.save_room_seats(self.id, stored, self.version + 1, ante=ante), seat)
 
     def _require_player(self, conn: Connection) -> str:
         if conn.player_id is None:
@@ -412,7 +414,9 @@ class Room:
             await self._store_then_commit(state, record)
 
     async def _close_unstarted(self) -> None:
-        await self.store.set_room_status(self.id, "finished")
+        await self._store_then(self.store.set_room_status(self.id, "finished"), self._closed)
+
+    def _closed(self) -> None:
         self.status = "finished"
         self.version += 1
         self.broadcast()
@@ -508,7 +512,7 @@ class Room:
         except STORE_ERRORS as error:
             log.warning("room %s: a step was not stored, nothing changed: %s", self.id,
                         str(error).splitlines()[0] if str(error) else type(error).__name__)
-            raise StepNotStored("the database could not store this step in time; nothing changed, "
+            raise StepNotStored("the database did not store this step; nothing changed, "
                                 "send it again") from error
         commit()
 
