@@ -639,14 +639,16 @@ class Room:
                 await self._auto_step()
 
     async def _background(self, what: str, work: Awaitable[None]) -> None:
-        """Run a step nobody waits for. A failure is logged; a step the database did not take is
-        tried again (by ``schedule``) after ``timing.retry_pause``."""
+        """Run a step nobody waits for. A step the database did not take is tried again (by
+        ``schedule``) after ``timing.retry_pause``; any other failure is logged and waits as long, so a
+        step that keeps failing never spins."""
         try:
             await work
         except StepNotStored:
             await asyncio.sleep(self.timing.retry_pause)
         except Exception:
             log.exception("room %s: %s failed", self.id, what)
+            await asyncio.sleep(self.timing.retry_pause)
 
     async def _seeds_or_timeout(self) -> None:
         pending = self.dealer.seeds.get(self.deals + 1)
