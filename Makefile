@@ -20,7 +20,8 @@ run: migrate
 	$(BIN)/cardroom serve
 
 .PHONY: browser
-# Chromium for the browser tests (tests/browser), from Debian, when it is missing.
+# Chromium for the browser tests (tests/browser), from Debian, when it is missing; in CI a missing
+# Chromium fails the run (outside CI the browser tests are skipped with a notice).
 browser:
 	@test -x /usr/bin/chromium || (apt-get update && apt-get install -y chromium) || \
 	  { test -z "$(filter true 1 yes,$(CI))" && echo "NOTICE: Chromium could not be installed; the browser tests will be skipped"; }
@@ -33,7 +34,7 @@ JOBS ?= auto
 PARALLEL := -n $(JOBS) --dist loadfile
 
 test: setup browser
-	$(BIN)/python -m pytest $(PARALLEL) $(SLOW)
+	$(BIN)/python -m pytest $(PARALLEL) --durations=30 $(SLOW)
 
 # The protocol and browser tests, three times in random orders; reports any test that did not
 # pass every time.

@@ -128,3 +128,10 @@ def db_client(database_url: str) -> Iterator[TestClient]:
     """The same app, once per database."""
     with TestClient(create_app(make_settings(database_url), run_migrations=False)) as test_client:
         yield test_client
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The files that hold slow tests run first: under ``make test`` each file goes whole to one
+    worker, in this order, so the longest files start while the others share the rest."""
+    slow_files = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow_files)

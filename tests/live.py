@@ -19,6 +19,8 @@ from websockets.sync.client import ClientConnection, connect
 
 Message = dict[str, Any]
 PROJECT = Path(__file__).resolve().parents[1]
+# A bound on a server's start, generous for a loaded machine; a server that exits fails at once.
+START_SECONDS = 90
 
 
 def free_port() -> int:
@@ -45,14 +47,15 @@ class LiveServer:
         with self.log.open("ab") as out:
             self.process = subprocess.Popen([sys.executable, "-m", "app.cli", "serve"], cwd=PROJECT,
                                             env=self.env, stdout=out, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
+        deadline = time.monotonic() + START_SECONDS
+        while time.monotonic() < deadline and self.process.poll() is None:
             try:
                 if httpx.get(f"{self.base}/api/health", timeout=1).status_code == 200:
                     return
             except httpx.TransportError:
                 time.sleep(0.1)
-        raise AssertionError(f"the server did not start: {self.log.read_text()[-2000:]}")
+        ended = f"exited with {self.process.returncode}" if self.process.poll() is not None else "is not up"
+        raise AssertionError(f"the server {ended}: {self.log.read_text()[-2000:]}")
 
     def kill(self) -> None:
         assert self.process is not None
