@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -13,8 +14,7 @@ from starlette.testclient import TestClient, WebSocketTestSession
 
 from app.config import Settings
 from app.db.session import make_engine
-from app.games.base import InvalidAction
-from app.games.cards import Card
+from app.games.cards import JOKER, Card, standard_deck
 
 Message = dict[str, Any]
 PROJECT_DIR = Path(__file__).resolve().parents[1]
@@ -141,20 +141,27 @@ def seat_owner_with_bots(owner: Any, level: str = "random") -> None:
     owner.state_where(lambda m: all(s["bot"] for s in m["room"]["seats"][1:]))
 
 
+CARD_TEXTS = frozenset(str(card) for card in (*standard_deck(), JOKER))
+# A JSON string whose whole text names a card (no card's name needs an escape).
+CARD_IN_JSON = re.compile(r'"(JK|(?:10|[2-9JQKA])[SHDC])"')
+
+
 def card_strings(value: Any) -> Iterator[str]:
     """Every string anywhere inside a JSON value that names a card."""
     if isinstance(value, str):
-        try:
-            Card.parse(value)
-        except InvalidAction:
-            return
-        yield value
+        if value in CARD_TEXTS:
+            yield value
     elif isinstance(value, dict):
         for item in value.values():
             yield from card_strings(item)
     elif isinstance(value, list | tuple):
         for item in value:
             yield from card_strings(item)
+
+
+def cards_in_frame(frame: str) -> set[str]:
+    """Every card named by a string in a JSON text (as a value or, stricter, as a key)."""
+    return set(CARD_IN_JSON.findall(frame))
 
 
 def query(url: str, statement: Any) -> list[Any]:
