@@ -4,6 +4,8 @@ the screenshots each test leaves under ``test-artifacts/screenshots/``."""
 from __future__ import annotations
 
 import json
+import subprocess
+import tarfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -100,7 +102,10 @@ def saved_player(page: Page) -> dict[str, Any]:
 def create_room_in_lobby(page: Page, game: str, options: dict[str, Any] | None = None,
                          private: bool = False) -> str:
     """Fills the lobby's form; returns the new room's id once the table shows it seated."""
-    page.get_by_label("Game").select_option(game)
+    page.get_by_label("Game", exact=True).select_option(game)
+    if options:
+        page.get_by_label("Custom").check()
+        expect(page.locator("#options-drawer")).to_have_attribute("open", "")
     for name, value in (options or {}).items():
         field = page.locator(f"[data-option={name}]")
         if field.evaluate("node => node.tagName") == "SELECT":
@@ -189,3 +194,31 @@ def dismiss_messages(page: Page) -> None:
     while page.locator("#messages .dismiss").count():
         page.locator("#messages .dismiss").first.click()
     expect(page.locator("#messages .message")).to_have_count(0)
+
+
+AXE_VERSION = "4.14.1"
+AXE_DIR = PROJECT / "test-artifacts" / "axe"
+SERIOUS = ("serious", "critical")
+
+
+def axe_source() -> str:
+    """axe-core's ``axe.min.js``, fetched once with npm into ``test-artifacts/axe`` (never committed)."""
+    script = AXE_DIR / "package" / "axe.min.js"
+    if not script.exists():
+        AXE_DIR.mkdir(parents=True, exist_ok=True)
+        command = ["npm", "pack", f"axe-core@{AXE_VERSION}", "--pack-destination", str(AXE_DIR)]
+        packed = subprocess.run(command, capture_output=True, text=True, timeout=300, check=True)
+        with tarfile.open(AXE_DIR / packed.stdout.strip().splitlines()[-1]) as archive:
+            archive.extract("package/axe.min.js", AXE_DIR, filter="data")
+    return script.read_text()
+
+
+def serious_violations(page: Page, name: str) -> list[str]:
+    """axe-core's serious and critical findings on the page as it is now (the script is evaluated
+    through the driver, so the page's Content-Security-Policy stays as it is)."""
+    page.evaluate(axe_source())
+    found = page.evaluate("async () => (await axe.run(document)).violations"
+                          ".map(v => ({id: v.id, impact: v.impact, help: v.help,"
+                          " nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}))")
+    return [f"{name}: {item['id']} ({item['impact']}) {item['help']} at {item['nodes']}"
+            for item in found if item["impact"] in SERIOUS]
