@@ -197,10 +197,10 @@ function phaseLine(ctx) {
   const view = ctx.view;
   const who = view.to_act.length ? ctx.name(view.to_act[0]) : "";
   switch (view.phase) {
-    case "bidding": return `Deal ${view.deal_number}: bidding, ${who} to speak`;
+    case "bidding": return `Deal ${view.deal_number}: bidding, ${ctx.object(view.to_act[0])} to speak`;
     case "trump": return who === "You" ? "You took the widow: name trump" : `${who} took the widow and names trump`;
     case "discard": return who === "You" ? "You discard one card" : `${who} discards one card`;
-    case "play": return `Trick ${view.trick_number} of 6: ${who} to play`;
+    case "play": return `Trick ${view.trick_number} of 6: ${ctx.object(view.to_act[0])} to play`;
     case "needs_deal": return view.deal_number ? `Deal ${view.deal_number} is scored; the next deal comes` : "Dealing";
     case "finished": return `Game over: ${(view.winners || []).map((team) => TEAM_NAMES[team]).join(", ")} won`;
     default: return view.phase;

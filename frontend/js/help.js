@@ -86,22 +86,23 @@ export function tableHelp(game, kept) {
 
 // --- the guided first deal ------------------------------------------------------------------------
 
+// Each tip with the phases it belongs to: the guide moves on by itself when the deal does.
 const GUIDES = {
   hazari: [
-    "Your 13 cards are at the bottom. Sort them into four groups: G1, G2 and G3 of three cards, G4 of four.",
-    "Tap cards, then \"Place in G1\" (or drag them). G1 must be your strongest group, G4 your weakest.",
-    "Stuck? \"Suggest\" fills in a good arrangement. \"Which group is stronger?\" shows the ranking.",
-    "When the check says the arrangement is valid, press \"Up\". The four rounds are then shown one by one.",
+    [["arranging"], "Your 13 cards are at the bottom. Sort them into four groups: G1, G2 and G3 of three cards, G4 of four."],
+    [["arranging"], "Tap cards, then \"Place\" on a group (or drag them). G1 must be your strongest group, G4 your weakest."],
+    [["arranging"], "Stuck? \"Suggest\" fills in a good arrangement. \"Which group is stronger?\" shows the ranking."],
+    [["arranging", "showing"], "When the check says the arrangement is valid, press \"Up\". The four rounds are then shown one by one."],
   ],
   azi: [
-    "Every player has paid the stake into the pot. The turned-up card shows the trump suit.",
-    "Bet to win the right to lead: call to match the highest bet, raise to bid more, or fold.",
-    "Then play: follow the suit led if you can, else play a trump. Two tricks win the pot.",
+    [["discard", "betting"], "Every player has paid the stake into the pot. The turned-up card shows the trump suit."],
+    [["betting"], "Bet to win the right to lead: call to match the highest bet, raise to bid more, or fold."],
+    [["play"], "Now play: follow the suit led if you can, else play a trump. Two tricks win the pot."],
   ],
   hasenpfeffer: [
-    "You and the player opposite are partners. Bid how many of the six tricks your team will take, or pass.",
-    "The winner of the bidding takes the widow card, names trump and lays one card away.",
-    "Follow the suit led if you can. The Joker and the two Jacks of trump's colour are the best trumps.",
+    [["bidding"], "You and the player opposite are partners. Bid how many of the six tricks your team will take, or pass."],
+    [["trump", "discard"], "The winner of the bidding takes the widow card, names trump and lays one card away."],
+    [["play"], "Follow the suit led if you can. The Joker and the two Jacks of trump's colour are the best trumps."],
   ],
 };
 
@@ -123,15 +124,20 @@ function finishGuide(game) {
   }
 }
 
-/** The guide's current step for ``game`` (``ui.guideStep``), with Next and Skip; null once done. */
-export function guideBox(game, ui, rerender) {
+/**
+ * The guide's current tip for ``game`` in ``phase`` (the tip the player has reached, ``ui.guideStep``,
+ * or the first tip of a later phase), with Next and Skip; null once done.
+ */
+export function guideBox(game, phase, ui, rerender) {
   const steps = GUIDES[game];
   if (!steps || guideDone(game)) return null;
-  const step = Math.min(ui.guideStep || 0, steps.length - 1);
+  const ofPhase = steps.findIndex(([phases]) => phases.includes(phase));
+  const step = Math.min(Math.max(ui.guideStep || 0, ofPhase), steps.length - 1);
+  ui.guideStep = step;
   const last = step === steps.length - 1;
   const close = () => { finishGuide(game); rerender(); };
   return h("aside", { class: "guide", id: "guide", "aria-label": "First deal guide" },
-    h("p", {}, h("strong", {}, `Tip ${step + 1} of ${steps.length}: `), steps[step]),
+    h("p", {}, h("strong", {}, `Tip ${step + 1} of ${steps.length}: `), steps[step][1]),
     h("div", { class: "row" },
       h("button", { type: "button", class: "small-button", id: "guide-next", dataset: { focus: "guide-next" },
         onclick: () => {

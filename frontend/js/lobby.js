@@ -55,7 +55,7 @@ function roomRow(room) {
     h("div", { class: "room-main" },
       h("strong", {}, title), " ",
       h("span", { class: `status ${room.status}` }, room.status === "playing" ? "playing" : "open"),
-      h("div", { class: "muted" }, optionsSummary(room.game, room.options)),
+      h("div", { class: "muted" }, optionsSummary(room.game, room.options, { brief: true })),
       h("div", {}, seatsText(room), h("span", { class: "muted" }, ` \u00b7 ${names}`))),
     h("a", { class: "button", href: `#/room/${encodeURIComponent(room.id)}`,
       "aria-label": `${room.status === "playing" ? "Watch" : "Join"} the ${title} room with ${seatsText(room)}` },

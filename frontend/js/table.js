@@ -284,7 +284,7 @@ class TableController {
   dock(message, game, ctx, waiting) {
     const playing = !waiting && message.room.status !== "finished";
     const parts = [];
-    if (playing && ctx.mySeat !== null) parts.push(guideBox(message.room.game, ctx.ui, ctx.rerender));
+    if (playing && ctx.mySeat !== null) parts.push(guideBox(message.room.game, message.view.phase, ctx.ui, ctx.rerender));
     if (waiting) parts.push(this.waitingControls(message, ctx));
     else if (game.dock) parts.push(game.dock(ctx));
     if (playing) parts.push(tableHelp(message.room.game, this.help));

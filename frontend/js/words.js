@@ -314,9 +314,17 @@ export function describeOptions(game, options) {
 
 const TEST_OPTIONS = new Set(["deck", "decks", "first_dealer", "stacks", "seed", "first_button"]);
 
-/** "Match length: 1,000 points · Equal groups in a round: The later one wins" for a list line. */
-export function optionsSummary(game, options) {
-  return describeOptions(game, options).map((entry) => `${entry.label}: ${entry.value}`).join(" \u00b7 ");
+// The options a list of rooms names; the room itself shows them all.
+const HEADLINE = { hazari: ["target"], azi: ["stake", "hand_size"], hasenpfeffer: ["bidding", "target"] };
+
+/**
+ * "Match length: 1,000 points · Equal groups in a round: The later one wins" for a list line; with
+ * ``brief``, only the options that tell tables apart at a glance.
+ */
+export function optionsSummary(game, options, { brief = false } = {}) {
+  const wanted = HEADLINE[game] || [];
+  return describeOptions(game, options).filter((entry) => !brief || wanted.includes(entry.name))
+    .map((entry) => `${entry.label}: ${entry.value}`).join(" \u00b7 ");
 }
 
 // --- presets of the create form ----------------------------------------------------------------------

@@ -7,7 +7,16 @@ from __future__ import annotations
 
 import pytest
 from azi_support import azi_deck_for
-from browser_support import SHOTS, add_bots, laid_out, open_lobby, start, version, wait_version_after
+from browser_support import (
+    SHOTS,
+    add_bots,
+    laid_out,
+    open_lobby,
+    serious_violations,
+    start,
+    version,
+    wait_version_after,
+)
 from live import LiveServer
 from playwright.sync_api import Page, expect
 
@@ -61,7 +70,8 @@ def in_view(page: Page, selector: str, what: str, size: str) -> None:
 
 
 def check_every_size(page: Page, name: str, control: str) -> None:
-    """At each size, unscrolled: the whole hand and ``control`` in view; a screenshot of each."""
+    """At each size, unscrolled: the whole hand and ``control`` in view; a screenshot of each; and
+    nothing serious for axe-core at the phone size."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     for size, viewport in SIZES.items():
         page.set_viewport_size(viewport)
@@ -70,6 +80,8 @@ def check_every_size(page: Page, name: str, control: str) -> None:
         page.screenshot(path=str(SHOTS / f"in-view-{name}-{size}.png"))
         in_view(page, "[role=region][aria-label='Your hand']", "the hand", f"{name} {size}")
         in_view(page, control, f"the control {control}", f"{name} {size}")
+        if size == "phone":
+            assert not serious_violations(page, name)
     page.set_viewport_size(SIZES["desktop"])
 
 

@@ -8,7 +8,6 @@ badge is readable; axe-core finds nothing serious on these pages."""
 from __future__ import annotations
 
 import re
-import shutil
 
 import pytest
 from browser_support import (
@@ -21,7 +20,6 @@ from browser_support import (
     serious_violations,
     start,
 )
-from conftest import IN_CI
 from live import PROJECT, LiveServer
 from playwright.sync_api import Page, expect
 
@@ -194,11 +192,3 @@ def test_older_matches_hidden_when_nothing_is_older(page: Page, server: LiveServ
                           ".map(n => n.getAttribute('aria-label') || document.getElementById("
                           "n.getAttribute('aria-labelledby')).textContent)")
     assert len(names) == len(set(names)), names
-
-
-@pytest.fixture(autouse=True)
-def needs_npm() -> None:
-    if shutil.which("npm") is None:
-        if IN_CI:
-            pytest.fail("npm is needed in CI to fetch axe-core for the accessibility checks")
-        pytest.skip("no npm to fetch axe-core")
