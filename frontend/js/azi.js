@@ -91,8 +91,12 @@ function actionsBox(ctx) {
   else if (view.to_act.length && !["game_over", "match_over", "needs_deal"].includes(view.phase)) {
     prompt = `Waiting for ${view.to_act.map((seat) => ctx.name(seat)).join(", ")}.`;
   }
+  const seat = ctx.mySeat;
+  const mine = seat === null ? null : h("p", { class: "muted my-stack", id: "azi-my-stack" },
+    `Your stack: ${view.stacks[seat]} chips`, view.bets[seat] ? ` \u00b7 your bet: ${view.bets[seat]}` : "",
+    ` \u00b7 pot: ${view.pot}`, view.trump ? ` \u00b7 trump: ${SUIT_NAMES[view.trump]} ${SUIT_SYMBOLS[view.trump]}` : "");
   return h("div", { class: "actions-box action-bar", role: "group", "aria-label": "Your actions" },
-    prompt ? h("p", { class: "prompt", id: "azi-prompt" }, prompt) : null,
+    prompt ? h("p", { class: "prompt", id: "azi-prompt" }, prompt) : null, mine,
     controls.length ? h("div", { class: "row actions" }, controls) : null);
 }
 
