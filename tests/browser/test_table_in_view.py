@@ -60,13 +60,15 @@ def sit_and_start(page: Page, server: LiveServer, game: str, options: dict[str, 
 
 
 def in_view(page: Page, selector: str, what: str, size: str) -> None:
-    """The element's whole box lies inside the viewport, the page being at its top."""
-    box = page.locator(selector).first.bounding_box()
-    viewport = page.viewport_size
-    assert box and viewport, f"{what} is not shown ({size})"
+    """The element's whole box lies inside the viewport, the page being at its top (measured in one
+    step of the page, so that a redraw in between cannot lose the element)."""
+    box = page.evaluate("""s => { const node = document.querySelector(s); if (!node) return null;
+      const r = node.getBoundingClientRect(); return {x: r.x, y: r.y, width: r.width, height: r.height,
+      right: window.innerWidth, bottom: window.innerHeight}; }""", selector)
+    assert box and box["width"] > 0 and box["height"] > 0, f"{what} is not shown ({size})"
     assert box["x"] >= 0 and box["y"] >= 0, f"{what} starts outside the screen at {size}: {box}"
-    assert box["x"] + box["width"] <= viewport["width"] + 0.5, f"{what} is cut at the right at {size}: {box}"
-    assert box["y"] + box["height"] <= viewport["height"] + 0.5, f"{what} is below the fold at {size}: {box}"
+    assert box["x"] + box["width"] <= box["right"] + 0.5, f"{what} is cut at the right at {size}: {box}"
+    assert box["y"] + box["height"] <= box["bottom"] + 0.5, f"{what} is below the fold at {size}: {box}"
 
 
 def check_every_size(page: Page, name: str, control: str) -> None:
@@ -99,7 +101,9 @@ def test_azi_decisions_in_view(page: Page, server: LiveServer) -> None:
                "decks": [azi_deck_for(AZI_FIRST_DEAL, AZI_BUTTON, 3)]}
     sit_and_start(page, server, "azi", options, 2)
     expect(page.locator(".hand-row .card")).to_have_count(4)
+    expect(page.locator("#azi-discard")).to_be_visible()
     page.locator(".hand-row .card").first.click()
+    expect(page.locator("#azi-discard")).to_be_enabled()
     check_every_size(page, "azi-discard", "#azi-discard")
     page.locator("#azi-discard").click()
     expect(page.locator("#azi-bet")).to_be_visible()
@@ -126,7 +130,9 @@ def test_hasenpfeffer_decisions_in_view(page: Page, server: LiveServer) -> None:
     before = version(page)
     chooser.get_by_role("button", name="spades").click()
     wait_version_after(page, before)
+    expect(page.locator("#hp-discard")).to_be_visible()
     page.locator(".hand-row [data-card='JC']").click()
+    expect(page.locator("#hp-discard")).to_be_enabled()
     check_every_size(page, "hasenpfeffer-discard", "#hp-discard")
     page.locator("#hp-discard").click()
     expect(page.locator(".hand-row .card.playable").first).to_be_visible()
