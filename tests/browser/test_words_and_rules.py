@@ -192,3 +192,24 @@ def test_older_matches_hidden_when_nothing_is_older(page: Page, server: LiveServ
                           ".map(n => n.getAttribute('aria-label') || document.getElementById("
                           "n.getAttribute('aria-labelledby')).textContent)")
     assert len(names) == len(set(names)), names
+
+
+def test_the_rules_reader_builds_nodes_and_never_markup(page: Page, server: LiveServer) -> None:
+    source = ("# Game\n\nSome **bold**, *soft* and `code` <img src=x onerror=alert(1)>.\n\n"
+              "## Cards (HZ-2)\n- one\n- two\n  more\n\n1. first\n2. second\n\n"
+              "| a | b |\n| --- | --- |\n| <b>x</b> | **y** |\n")
+    drawn = module(page, server, "rules", """(m, text) => {
+        const box = document.createElement('div');
+        box.append(...m.renderMarkdown(m.forPlayers(text)));
+        return { tags: [...box.children].map((n) => n.tagName), html: box.innerHTML,
+                 strong: box.querySelectorAll('strong').length, code: box.querySelector('code').textContent,
+                 items: [...box.querySelectorAll('li')].map((li) => li.textContent),
+                 cells: [...box.querySelectorAll('td')].map((td) => td.textContent) };
+    }""", source)
+    assert isinstance(drawn, dict)
+    assert drawn["tags"] == ["H2", "P", "H3", "UL", "OL", "DIV"]
+    assert "<img" not in drawn["html"] and "&lt;img" in drawn["html"] and "<b>" not in drawn["html"]
+    assert drawn["strong"] == 2 and drawn["code"] == "code"
+    assert drawn["items"] == ["one", "two more", "first", "second"]
+    assert drawn["cells"] == ["<b>x</b>", "y"]
+    assert "HZ-2" not in drawn["html"] and "Cards" in drawn["html"]
