@@ -2,7 +2,9 @@
 // betting actions with their allowed ranges, the 4-card discard, trick play with only the legal
 // cards pressable, the Azi re-deal offer, and the chips each game moved.
 
-import { SUIT_NAMES, SUIT_SYMBOLS, cardBacks, cardButton, cardImage, cardShort, enableArrowKeys, trickRow } from "./cards.js";
+import {
+  SUIT_NAMES, SUIT_SYMBOLS, cardBacks, cardButton, cardImage, cardShort, enableArrowKeys, trickRow, trickText,
+} from "./cards.js";
 import { announce, h, scrollBox } from "./dom.js";
 
 const REASONS = { tricks: "by taking two tricks", folds: "when everyone else folded" };
@@ -94,7 +96,9 @@ function actionsBox(ctx) {
   const seat = ctx.mySeat;
   const mine = seat === null ? null : h("p", { class: "muted my-stack", id: "azi-my-stack" },
     `Your stack: ${view.stacks[seat]} chips`, view.bets[seat] ? ` \u00b7 your bet: ${view.bets[seat]}` : "",
-    ` \u00b7 pot: ${view.pot}`, view.trump ? ` \u00b7 trump: ${SUIT_NAMES[view.trump]} ${SUIT_SYMBOLS[view.trump]}` : "");
+    ` \u00b7 pot: ${view.pot}`, view.trump ? ` \u00b7 trump: ${SUIT_NAMES[view.trump]} ${SUIT_SYMBOLS[view.trump]}` : "",
+    view.my_discard ? ` \u00b7 laid away: ${cardShort(view.my_discard)}` : "",
+    view.trick.length ? h("span", { class: "on-table" }, ` \u00b7 on the table: ${trickText(ctx.object, view.trick)}`) : null);
   return h("div", { class: "actions-box action-bar", role: "group", "aria-label": "Your actions" },
     prompt ? h("p", { class: "prompt", id: "azi-prompt" }, prompt) : null, mine,
     controls.length ? h("div", { class: "row actions" }, controls) : null);
@@ -130,7 +134,6 @@ function handBox(ctx) {
       onclick: () => ctx.act({ kind: "discard", card: ui.discard }, `discard of ${cardShort(ui.discard)}`),
     }, ui.discard ? `Discard ${cardShort(ui.discard)}` : "Choose a card to discard")));
   }
-  if (view.my_discard) parts.push(h("p", { class: "muted" }, "Laid away: ", cardImage(view.my_discard, { small: true })));
   if (view.hand.length === 0) parts.push(h("p", { class: "muted" }, "No cards in your hand now."));
   return h("section", { class: "hand", role: "region", "aria-label": "Your hand" }, parts);
 }

@@ -206,6 +206,11 @@ export function enableArrowKeys(container) {
   });
 }
 
+/** "Q♥ from Bot 2, 9♥ from you": the trick so far, in words, for the docked action bar. */
+export function trickText(names, plays) {
+  return plays.map((play) => `${cardShort(play.card)} from ${names(play.seat)}`).join(", ");
+}
+
 /** The cards of a trick in play order, each with its player's name; the winner's is marked. */
 export function trickRow(names, plays, winner) {
   const list = document.createElement("ol");

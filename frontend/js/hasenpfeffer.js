@@ -2,7 +2,9 @@
 // and Big Pepper), trump and discard for the bidder who took the widow, trick play with only the
 // legal cards pressable, tricks per team, and the deal and game scores.
 
-import { SUIT_NAMES, SUIT_SYMBOLS, cardBacks, cardButton, cardImage, cardShort, enableArrowKeys, trickRow } from "./cards.js";
+import {
+  SUIT_NAMES, SUIT_SYMBOLS, cardBacks, cardButton, cardImage, cardShort, enableArrowKeys, trickRow, trickText,
+} from "./cards.js";
 import { announce, h, scrollBox } from "./dom.js";
 
 const TEAM_NAMES = ["Team A", "Team B"];
@@ -122,7 +124,8 @@ function handBox(ctx) {
         onclick: () => ctx.act({ kind: "discard", card: ui.discard }, `discard of ${cardShort(ui.discard)}`),
       }, ui.discard ? `Discard ${cardShort(ui.discard)}` : "Choose a card to discard")));
   } else if (playable.size) {
-    parts.push(h("p", { class: "prompt", id: "hp-prompt" }, "Your turn: play one of the highlighted cards."));
+    parts.push(h("p", { class: "prompt", id: "hp-prompt" }, "Your turn: play one of the highlighted cards.",
+      view.trick.length ? h("span", { class: "on-table" }, ` On the table: ${trickText(ctx.object, view.trick)}.`) : null));
   }
   return h("section", { class: "hand", role: "region", "aria-label": "Your hand" }, parts);
 }
