@@ -14,6 +14,7 @@ COPY pyproject.toml README.md alembic.ini ./
 COPY app ./app
 COPY migrations ./migrations
 COPY frontend ./frontend
+COPY docs ./docs
 RUN pip install --no-cache-dir -e . && chown -R cardroom:cardroom /srv/cardroom
 
 USER 10001

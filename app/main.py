@@ -29,6 +29,7 @@ from app.rooms.seating import Timing
 
 GUEST_WINDOW_SECONDS = 3600.0
 FRONTEND_DIR = Path(__file__).resolve().parents[1] / "frontend"
+RULES_DIR = Path(__file__).resolve().parents[1] / "docs" / "rules"
 
 
 def create_app(settings: Settings | None = None, *, run_migrations: bool = True) -> FastAPI:
@@ -73,5 +74,6 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True)
                    leaderboard.router, health.router):
         app.include_router(router, dependencies=[Depends(reject_control_characters)])
     app.include_router(ws_router)
+    app.mount("/rules", StaticFiles(directory=RULES_DIR), name="rules")
     app.mount("/", StaticFiles(directory=FRONTEND_DIR, html=True), name="frontend")
     return app

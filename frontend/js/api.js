@@ -94,10 +94,3 @@ export function listMatches({ player = null, game = null, limit = 20, before = n
 }
 
 export const GAME_TITLES = { hazari: "Hazari", azi: "Azi", hasenpfeffer: "Hasenpfeffer" };
-
-/** "target 1000, tie_rule later_wins" from a room's options. */
-export function optionsSummary(options) {
-  return Object.entries(options || {})
-    .map(([name, value]) => `${name.replace(/_/g, " ")} ${value === true ? "on" : value === false ? "off" : value}`)
-    .join(", ");
-}

@@ -1,5 +1,5 @@
 // The page's router: #/ (lobby), #/room/<id> (a table), #/history[/<player>], #/match/<id>,
-// #/replay/<match>[/<step>], #/player/<id>, #/account and #/leaderboard[/<game>].
+// #/replay/<match>[/<step>], #/player/<id>, #/account, #/leaderboard[/<game>] and #/rules[/<game>].
 
 import { getPlayer, savedPlayer } from "./api.js";
 import { showAccount } from "./account.js";
@@ -9,6 +9,7 @@ import { showLeaderboard } from "./leaderboard.js";
 import { showLobby } from "./lobby.js";
 import { showProfile } from "./profile.js";
 import { showReplay } from "./replay.js";
+import { showRules } from "./rules.js";
 import { showTable } from "./table.js";
 
 let leavePage = null;
@@ -21,6 +22,7 @@ export async function refreshPlayerNav() {
   nav.appendChild(h("a", { href: "#/" }, "Lobby"));
   if (player) nav.appendChild(h("a", { href: "#/history" }, "My matches"));
   nav.appendChild(h("a", { href: "#/leaderboard" }, "Leaderboard"));
+  nav.appendChild(h("a", { href: "#/rules" }, "Rules"));
   if (player) nav.appendChild(h("a", { href: `#/player/${encodeURIComponent(player.id)}` }, "Profile"));
   nav.appendChild(h("a", { href: "#/account" }, "Account"));
   if (!player) return;
@@ -57,6 +59,8 @@ function route() {
     cleanup = showProfile(main, parts[1] || (savedPlayer() || {}).id || null);
   } else if (parts[0] === "account") {
     cleanup = showAccount(main);
+  } else if (parts[0] === "rules") {
+    cleanup = showRules(main, parts[1] || null);
   } else if (parts[0] === "leaderboard") {
     cleanup = showLeaderboard(main, parts[1] || null);
   } else {

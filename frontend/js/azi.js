@@ -2,7 +2,9 @@
 // betting actions with their allowed ranges, the 4-card discard, trick play with only the legal
 // cards pressable, the Azi re-deal offer, and the chips each game moved.
 
-import { SUIT_NAMES, SUIT_SYMBOLS, cardBacks, cardButton, cardImage, cardShort, enableArrowKeys, trickRow } from "./cards.js";
+import {
+  SUIT_NAMES, SUIT_SYMBOLS, cardBacks, cardButton, cardImage, cardShort, enableArrowKeys, trickRow, trickText,
+} from "./cards.js";
 import { announce, h, scrollBox } from "./dom.js";
 
 const REASONS = { tricks: "by taking two tricks", folds: "when everyone else folded" };
@@ -91,8 +93,14 @@ function actionsBox(ctx) {
   else if (view.to_act.length && !["game_over", "match_over", "needs_deal"].includes(view.phase)) {
     prompt = `Waiting for ${view.to_act.map((seat) => ctx.name(seat)).join(", ")}.`;
   }
-  return h("div", { class: "actions-box", role: "group", "aria-label": "Your actions" },
-    prompt ? h("p", { class: "prompt", id: "azi-prompt" }, prompt) : null,
+  const seat = ctx.mySeat;
+  const mine = seat === null ? null : h("p", { class: "muted my-stack", id: "azi-my-stack" },
+    `Your stack: ${view.stacks[seat]} chips`, view.bets[seat] ? ` \u00b7 your bet: ${view.bets[seat]}` : "",
+    ` \u00b7 pot: ${view.pot}`, view.trump ? ` \u00b7 trump: ${SUIT_NAMES[view.trump]} ${SUIT_SYMBOLS[view.trump]}` : "",
+    view.my_discard ? ` \u00b7 laid away: ${cardShort(view.my_discard)}` : "",
+    view.trick.length ? h("span", { class: "on-table" }, ` \u00b7 on the table: ${trickText(ctx.object, view.trick)}`) : null);
+  return h("div", { class: "actions-box action-bar", role: "group", "aria-label": "Your actions" },
+    prompt ? h("p", { class: "prompt", id: "azi-prompt" }, prompt) : null, mine,
     controls.length ? h("div", { class: "row actions" }, controls) : null);
 }
 
@@ -117,17 +125,17 @@ function handBox(ctx) {
     }
     return cardButton(card, { disabled: true, focusKey: `azi-card-${card}`, hint: "in your hand" });
   }));
+  row.style.setProperty("--hand-count", String(Math.max(5, view.hand.length)));
   enableArrowKeys(row);
-  const parts = [h("h2", { id: "azi-hand-title" }, "Your hand"), row];
+  const parts = [row];
   if (discardable.size) {
     parts.push(h("div", { class: "row actions" }, h("button", {
       type: "button", class: "primary", id: "azi-discard", disabled: !ui.discard, dataset: { focus: "azi-discard" },
       onclick: () => ctx.act({ kind: "discard", card: ui.discard }, `discard of ${cardShort(ui.discard)}`),
     }, ui.discard ? `Discard ${cardShort(ui.discard)}` : "Choose a card to discard")));
   }
-  if (view.my_discard) parts.push(h("p", { class: "muted" }, "Laid away: ", cardImage(view.my_discard, { small: true })));
   if (view.hand.length === 0) parts.push(h("p", { class: "muted" }, "No cards in your hand now."));
-  return h("section", { class: "hand", "aria-labelledby": "azi-hand-title" }, parts);
+  return h("section", { class: "hand", role: "region", "aria-label": "Your hand" }, parts);
 }
 
 function tricksList(ctx, tricks, caption) {
@@ -135,7 +143,7 @@ function tricksList(ctx, tricks, caption) {
   return h("div", { class: "tricks-list" }, h("h3", {}, caption),
     h("ol", {}, tricks.map((trick) => h("li", { dataset: { trick: String(trick.number) } },
       `Trick ${trick.number}: `, h("span", { class: "card-row" }, trick.cards.map((play) => cardImage(play.card, { small: true }))),
-      ` won by ${ctx.name(trick.winner)}`))));
+      ` won by ${ctx.object(trick.winner)}`))));
 }
 
 function lastGameText(ctx, game) {
@@ -170,7 +178,7 @@ function rememberDeal(ctx) {
 function panel(ctx) {
   const view = ctx.view;
   rememberDeal(ctx);
-  const parts = [actionsBox(ctx), handBox(ctx)];
+  const parts = [];
   if (view.buy_in && view.phase === "azi_buy_in") {
     const offer = view.buy_in;
     parts.push(h("p", { class: "azi-offer", id: "azi-offer" },
@@ -196,7 +204,7 @@ function trumpBox(ctx) {
     cardImage(view.exposed_card, { small: true }),
     h("div", {},
       h("div", {}, h("strong", {}, `Trump: ${SUIT_NAMES[suit]} ${SUIT_SYMBOLS[suit]}`)),
-      h("div", { class: "muted" }, `turned up by ${ctx.name(view.exposed_seat)}`),
+      h("div", { class: "muted" }, `turned up by ${ctx.object(view.exposed_seat)}`),
       view.six_on_scene
         ? h("div", { class: "six", id: "azi-six" }, `Six on the scene: the 6 of ${SUIT_NAMES[suit]} is the highest card`)
         : null));
@@ -207,10 +215,10 @@ function phaseLine(ctx) {
   const deal = `Game ${view.game_number}${view.redeal ? ", Azi re-deal" : ""}`;
   switch (view.phase) {
     case "discard": return `${deal}: everyone discards one card`;
-    case "betting": return `${deal}: betting, ${ctx.name(view.to_act[0])} to act`;
-    case "play": return `${deal}: trick ${view.tricks.length + 1}, ${ctx.name(view.to_act[0])} to play`;
+    case "betting": return `${deal}: betting, ${ctx.object(view.to_act[0])} to act`;
+    case "play": return `${deal}: trick ${view.tricks.length + 1}, ${ctx.object(view.to_act[0])} to play`;
     case "azi_buy_in": return `${deal}: Azi! The pot is carried over`;
-    case "game_over": return view.last_game ? `${ctx.name(view.last_game.winner)} wins the pot of ${view.last_game.pot}` : "Game over";
+    case "game_over": return view.last_game ? `${ctx.name(view.last_game.winner)} ${view.last_game.winner === ctx.mySeat ? "win" : "wins"} the pot of ${view.last_game.pot}` : "Game over";
     case "needs_deal": return view.redeal ? "The Azi re-deal comes next" : "The next game is being dealt";
     case "match_over": return "The session is over";
     default: return view.phase;
@@ -221,12 +229,12 @@ function centre(ctx) {
   const view = ctx.view;
   const pot = h("p", { class: "pot", id: "azi-pot" }, `Pot ${view.pot}`,
     view.dead_money ? h("span", { class: "muted" }, ` (${view.dead_money} carried)`) : null,
-    view.high ? h("span", {}, ` \u00b7 high bet ${view.high}${view.high_bidder !== null ? ` by ${ctx.name(view.high_bidder)}` : ""}`) : null);
+    view.high ? h("span", {}, ` \u00b7 high bet ${view.high}${view.high_bidder !== null ? ` by ${ctx.object(view.high_bidder)}` : ""}`) : null);
   let trick = null;
   if (view.trick.length) trick = trickRow((seat) => ctx.name(seat), view.trick, null);
   else if (view.last_trick.length) {
     trick = h("div", {}, trickRow((seat) => ctx.name(seat), view.last_trick, view.last_trick_winner),
-      h("p", { class: "muted", id: "azi-trick-winner" }, `Trick won by ${ctx.name(view.last_trick_winner)}`));
+      h("p", { class: "muted", id: "azi-trick-winner" }, `Trick won by ${ctx.object(view.last_trick_winner)}`));
   }
   return h("div", { class: "centre-info" }, h("p", { class: "phase-line" }, phaseLine(ctx)), trumpBox(ctx), pot, trick);
 }
@@ -261,7 +269,7 @@ function onState(ctx, before, after) {
   const was = before && before.view.tricks ? before.view.tricks.length : 0;
   const tricks = after.view.tricks || [];
   if (tricks.length > was) {
-    announce(`Trick ${tricks.length} won by ${ctx.name(tricks[tricks.length - 1].winner)}.`);
+    announce(`Trick ${tricks.length} won by ${ctx.object(tricks[tricks.length - 1].winner)}.`);
   }
   const game = after.view.last_game;
   if (game && (!before || !before.view.last_game || before.view.last_game.number !== game.number)) {
@@ -269,4 +277,9 @@ function onState(ctx, before, after) {
   }
 }
 
-export default { direction: "cw", panel, centre, seatExtras, ownerControls, onState };
+/** The docked part: the decision's prompt and controls, and the player's hand. */
+function dock(ctx) {
+  return h("div", { class: "azi-dock" }, actionsBox(ctx), handBox(ctx));
+}
+
+export default { direction: "cw", panel, dock, centre, seatExtras, ownerControls, onState };

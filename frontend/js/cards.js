@@ -145,11 +145,15 @@ export function cardButton(code, { onPress, disabled = false, pressed = null, hi
   button.type = "button";
   button.className = `card${small ? " small" : ""}${extraClass ? ` ${extraClass}` : ""}`;
   button.dataset.card = code;
-  button.setAttribute("aria-label", hint ? `${cardLabel(code)}, ${hint}` : cardLabel(code));
   if (disabled) button.setAttribute("aria-disabled", "true");
   if (pressed !== null) button.setAttribute("aria-pressed", pressed ? "true" : "false");
   if (focusKey) button.dataset.focus = focusKey;
-  button.appendChild(cardSvg(code));
+  // The name is the text of a hidden span (not an aria-label), so that the corner letters drawn in
+  // the face are not taken for a visible label that the name would have to contain.
+  const name = document.createElement("span");
+  name.className = "sr-only card-name";
+  name.textContent = hint ? `${cardLabel(code)}, ${hint}` : cardLabel(code);
+  button.append(cardSvg(code), name);
   button.addEventListener("click", (event) => {
     if (button.getAttribute("aria-disabled") === "true") {
       event.preventDefault();
@@ -200,6 +204,11 @@ export function enableArrowKeys(container) {
     if (event.key === "End") next = buttons.length - 1;
     buttons[next].focus();
   });
+}
+
+/** "Q♥ from Bot 2, 9♥ from you": the trick so far, in words, for the docked action bar. */
+export function trickText(names, plays) {
+  return plays.map((play) => `${cardShort(play.card)} from ${names(play.seat)}`).join(", ");
 }
 
 /** The cards of a trick in play order, each with its player's name; the winner's is marked. */

@@ -1,5 +1,7 @@
 // A tiny helper for building elements, and the page's shared message areas.
 
+import { sentenceFor, withoutRuleNumbers } from "./words.js";
+
 /**
  * h("button", {class: "x", onclick: fn, "aria-label": "..."}, "text", child, ...)
  * Attributes starting with "on" become listeners; null/false attributes are left out.
@@ -53,24 +55,33 @@ export function announce(text) {
 }
 
 /**
- * Show a message in the visible, dismissible message area (errors use kind "error" and are
- * announced at once through its assertive live region).
+ * Shows a message in the visible, dismissible message area (errors use kind "error" and are
+ * announced at once through its assertive live region). A code the words catalog knows is shown as
+ * its sentence; the code and ``text`` (the server's own wording) then sit in a collapsed "Details"
+ * line. ``scope`` names the state the message is about: ``clearMessages(scope)`` removes it when
+ * that state has passed.
  */
-export function showMessage(text, { kind = "error", code = null } = {}) {
+export function showMessage(text, { kind = "error", code = null, scope = null } = {}) {
   const area = document.getElementById("messages");
   if (!area) return;
+  const sentence = sentenceFor(code);
+  const details = sentence ? h("details", { class: "message-details" }, h("summary", {}, "Details"),
+    h("code", {}, code), " ", withoutRuleNumbers(text)) : null;
   const item = h("div", { class: `message ${kind}`, role: kind === "error" ? "alert" : "status",
-    dataset: { code: code || "" } },
-  h("span", { class: "message-text" }, code ? h("strong", {}, `${code}: `) : null, text),
+    dataset: { code: code || "", scope: scope || "" } },
+  h("div", { class: "message-body" }, h("span", { class: "message-text" }, sentence || text), details),
   h("button", { type: "button", class: "dismiss", "aria-label": "Dismiss message",
     onclick: () => item.remove() }, "\u00d7"));
   area.appendChild(item);
   while (area.children.length > 4) area.removeChild(area.firstChild);
 }
 
-export function clearMessages() {
+/** Removes every message, or only those about ``scope``. */
+export function clearMessages(scope = null) {
   const area = document.getElementById("messages");
-  if (area) clear(area);
+  if (!area) return;
+  if (scope === null) clear(area);
+  else for (const item of [...area.querySelectorAll(`[data-scope="${CSS.escape(scope)}"]`)]) item.remove();
 }
 
 /**
@@ -90,15 +101,25 @@ export function renderingHeld() {
   return document.body.classList.contains("dragging");
 }
 
-/** Re-render helper: keeps the keyboard focus on the element with the same data-focus key. */
-export function keepFocus(render) {
+/**
+ * Re-render helper: keeps the keyboard focus on the element with the same data-focus key; when that
+ * element is gone (the "Add bot" of a seat now taken, "Start" once started), the focus goes to the
+ * first element matching one of ``fallbacks`` rather than to the top of the page.
+ */
+export function keepFocus(render, fallbacks = []) {
   const active = document.activeElement;
   const key = active && active.dataset ? active.dataset.focus : null;
+  const main = document.getElementById("main");
+  const hadFocus = Boolean(active && active !== document.body && main && main.contains(active));
   render();
   if (key) {
     const again = document.querySelector(`[data-focus="${CSS.escape(key)}"]`);
     if (again && again !== document.activeElement) again.focus({ preventScroll: true });
+    if (again) return;
   }
+  if (!hadFocus || (active.isConnected && main.contains(active))) return;
+  const target = fallbacks.map((selector) => main.querySelector(selector)).find(Boolean);
+  if (target) target.focus({ preventScroll: true });
 }
 
 export function seatWord(n) {

@@ -2,7 +2,9 @@
 // and Big Pepper), trump and discard for the bidder who took the widow, trick play with only the
 // legal cards pressable, tricks per team, and the deal and game scores.
 
-import { SUIT_NAMES, SUIT_SYMBOLS, cardBacks, cardButton, cardImage, cardShort, enableArrowKeys, trickRow } from "./cards.js";
+import {
+  SUIT_NAMES, SUIT_SYMBOLS, cardBacks, cardButton, cardImage, cardShort, enableArrowKeys, trickRow, trickText,
+} from "./cards.js";
 import { announce, h, scrollBox } from "./dom.js";
 
 const TEAM_NAMES = ["Team A", "Team B"];
@@ -14,6 +16,17 @@ export function bidName(value) {
   if (value === "big_pepper") return "Big Pepper";
   if (value === "pass") return "pass";
   return String(value);
+}
+
+/** "Bot 2 bid 1", "You passed", "Ana bid Little Pepper". */
+export function callText(name, call) {
+  return call === "pass" ? `${name} passed` : `${name} bid ${bidName(call)}`;
+}
+
+/** The auction as bids in order: "Bot 2 bid 1, Bot 3 passed, You bid 2". */
+function auctionList(ctx, auction, id = null) {
+  return h("ol", { class: "auction", id, "aria-label": "The bids so far" },
+    auction.map((call) => h("li", {}, callText(ctx.name(call.seat), call.call))));
 }
 
 function teamOf(seat) {
@@ -34,18 +47,19 @@ function biddingBox(ctx) {
   const legalBids = new Set(legalOf(ctx, "bid").map((entry) => JSON.stringify(entry.value)));
   const canPass = legalOf(ctx, "pass").length > 0;
   const high = view.high_bid === null ? "No bid yet"
-    : `High bid: ${bidName(view.high_bid)} by ${ctx.name(view.high_bidder)}`;
+    : `High bid: ${bidName(view.high_bid)} by ${ctx.object(view.high_bidder)}`;
   const passed = view.passed.length ? `Passed: ${view.passed.map((seat) => ctx.name(seat)).join(", ")}` : "Nobody has passed";
   const parts = [
-    h("h2", { id: "hp-bidding-title" }, "Bidding"),
-    h("p", { class: "high-bid", id: "hp-high-bid" }, high),
-    h("p", { class: "muted", id: "hp-passed" }, passed),
+    h("h2", { id: "hp-bidding-title", class: "dock-title" }, "Bidding: ",
+      h("span", { class: "high-bid", id: "hp-high-bid" }, high), " \u00b7 ",
+      h("span", { class: "muted", id: "hp-passed" }, passed)),
   ];
   if (view.auction.length) {
-    parts.push(h("ol", { class: "auction", "aria-label": "The calls so far" },
-      view.auction.map((call) => h("li", {}, `${ctx.name(call.seat)}: ${bidName(call.call)}`))));
+    parts.push(auctionList(ctx, view.auction, "hp-auction"));
   }
   if (legalBids.size || canPass) {
+    parts.push(h("p", { class: "muted bid-help", id: "hp-bid-help" },
+      "A bid of N: your team promises to take at least N of the 6 tricks, or loses N points."));
     const form = view.options.bidding === "pepper" ? "pepper" : "standard";
     parts.push(h("div", { class: "bid-buttons", role: "group", "aria-label": "Your call" },
       BIDS[form].map((value) => {
@@ -68,7 +82,7 @@ function trumpChooser(ctx) {
   const choices = legalOf(ctx, "trump");
   if (!choices.length) return null;
   return h("section", { class: "trump-chooser", "aria-labelledby": "hp-trump-title" },
-    h("h2", { id: "hp-trump-title" }, "Name trump"),
+    h("h2", { id: "hp-trump-title", class: "dock-title" }, "Name trump"),
     ctx.view.widow ? h("p", {}, "You took the widow: ", cardImage(ctx.view.widow, { small: true })) : null,
     h("div", { class: "row actions" }, choices.map((entry) => h("button", {
       type: "button", class: `suit-button ${entry.suit === "H" || entry.suit === "D" ? "red" : "black"}`,
@@ -99,8 +113,9 @@ function handBox(ctx) {
     }
     return cardButton(card, { disabled: true, focusKey: `hp-card-${card}`, extraClass: widow, hint: "in your hand" });
   }));
+  row.style.setProperty("--hand-count", String(Math.max(5, view.hand.length)));
   enableArrowKeys(row);
-  const parts = [h("h2", { id: "hp-hand-title" }, "Your hand"), row];
+  const parts = [row];
   if (view.hand.length === 0) parts.push(h("p", { class: "muted" }, "No cards in your hand now."));
   if (discardable.size) {
     parts.push(h("p", { class: "prompt" }, "Choose one card to discard face down (any card, the widow and the Joker included)."),
@@ -109,9 +124,10 @@ function handBox(ctx) {
         onclick: () => ctx.act({ kind: "discard", card: ui.discard }, `discard of ${cardShort(ui.discard)}`),
       }, ui.discard ? `Discard ${cardShort(ui.discard)}` : "Choose a card to discard")));
   } else if (playable.size) {
-    parts.push(h("p", { class: "prompt", id: "hp-prompt" }, "Your turn: play one of the highlighted cards."));
+    parts.push(h("p", { class: "prompt", id: "hp-prompt" }, "Your turn: play one of the highlighted cards.",
+      view.trick.length ? h("span", { class: "on-table" }, ` On the table: ${trickText(ctx.object, view.trick)}.`) : null));
   }
-  return h("section", { class: "hand", "aria-labelledby": "hp-hand-title" }, parts);
+  return h("section", { class: "hand", role: "region", "aria-label": "Your hand" }, parts);
 }
 
 function tricksList(ctx, tricks, caption) {
@@ -119,7 +135,7 @@ function tricksList(ctx, tricks, caption) {
   return h("div", { class: "tricks-list" }, h("h3", {}, caption),
     h("ol", {}, tricks.map((trick) => h("li", { dataset: { trick: String(trick.number) } },
       `Trick ${trick.number}: `, h("span", { class: "card-row" }, trick.plays.map((play) => cardImage(play.card, { small: true }))),
-      ` won by ${ctx.name(trick.winner)} (${TEAM_NAMES[teamOf(trick.winner)]})`))));
+      ` won by ${ctx.object(trick.winner)} (${TEAM_NAMES[teamOf(trick.winner)]})`))));
 }
 
 function dealText(ctx, deal) {
@@ -155,12 +171,9 @@ function panel(ctx) {
   const view = ctx.view;
   rememberDeal(ctx);
   const parts = [];
-  if (view.phase === "bidding" || legalOf(ctx, "bid").length) parts.push(biddingBox(ctx));
-  parts.push(trumpChooser(ctx));
-  parts.push(handBox(ctx));
   if (view.phase !== "bidding" && view.phase !== "needs_deal" && view.auction.length) {
-    parts.push(h("details", { class: "auction-summary" }, h("summary", {}, "The auction"),
-      h("ol", { class: "auction" }, view.auction.map((call) => h("li", {}, `${ctx.name(call.seat)}: ${bidName(call.call)}`)))));
+    parts.push(h("details", { class: "auction-summary" }, h("summary", {}, "The bidding"),
+      auctionList(ctx, view.auction)));
   }
   parts.push(h("p", { class: "team-tricks", id: "hp-team-tricks" },
     `Tricks this deal: ${TEAM_NAMES[0]} ${view.tricks[0]}, ${TEAM_NAMES[1]} ${view.tricks[1]}`));
@@ -187,10 +200,10 @@ function phaseLine(ctx) {
   const view = ctx.view;
   const who = view.to_act.length ? ctx.name(view.to_act[0]) : "";
   switch (view.phase) {
-    case "bidding": return `Deal ${view.deal_number}: bidding, ${who} to speak`;
-    case "trump": return `${who} took the widow and names trump`;
-    case "discard": return `${who} discards one card`;
-    case "play": return `Trick ${view.trick_number} of 6: ${who} to play`;
+    case "bidding": return `Deal ${view.deal_number}: bidding, ${ctx.object(view.to_act[0])} to speak`;
+    case "trump": return who === "You" ? "You took the widow: name trump" : `${who} took the widow and names trump`;
+    case "discard": return who === "You" ? "You discard one card" : `${who} discards one card`;
+    case "play": return `Trick ${view.trick_number} of 6: ${ctx.object(view.to_act[0])} to play`;
     case "needs_deal": return view.deal_number ? `Deal ${view.deal_number} is scored; the next deal comes` : "Dealing";
     case "finished": return `Game over: ${(view.winners || []).map((team) => TEAM_NAMES[team]).join(", ")} won`;
     default: return view.phase;
@@ -203,7 +216,7 @@ function centre(ctx) {
   if (view.trick.length) trick = trickRow((seat) => ctx.name(seat), view.trick, null);
   else if (view.last_trick.length && view.phase !== "bidding") {
     trick = h("div", {}, trickRow((seat) => ctx.name(seat), view.last_trick, view.last_trick_winner),
-      h("p", { class: "muted", id: "hp-trick-winner" }, `Trick won by ${ctx.name(view.last_trick_winner)}`));
+      h("p", { class: "muted", id: "hp-trick-winner" }, `Trick won by ${ctx.object(view.last_trick_winner)}`));
   }
   return h("div", { class: "centre-info" },
     h("p", { class: "phase-line" }, phaseLine(ctx)),
@@ -232,8 +245,17 @@ function seatExtras(ctx, seat) {
 function onState(ctx, before, after) {
   const was = before && before.view.completed_tricks ? before.view.completed_tricks.length : 0;
   const tricks = after.view.completed_tricks || [];
-  if (tricks.length > was) announce(`Trick ${tricks.length} won by ${ctx.name(tricks[tricks.length - 1].winner)}.`);
+  if (tricks.length > was) announce(`Trick ${tricks.length} won by ${ctx.object(tricks[tricks.length - 1].winner)}.`);
   if (after.view.trump && (!before || before.view.trump !== after.view.trump)) announce(trumpText(after.view.trump));
 }
 
-export default { direction: "cw", panel, centre, seatExtras, onState };
+/** The docked part: the bidding or trump choice, and the player's hand with its prompt. */
+function dock(ctx) {
+  const view = ctx.view;
+  return h("div", { class: "hp-dock" },
+    view.phase === "bidding" || legalOf(ctx, "bid").length ? biddingBox(ctx) : null,
+    trumpChooser(ctx),
+    handBox(ctx));
+}
+
+export default { direction: "cw", panel, dock, centre, seatExtras, onState };

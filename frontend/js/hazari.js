@@ -215,7 +215,7 @@ function groupBox(ctx, index) {
   const full = cards.length === size;
   const row = h("div", { class: "card-row" }, cards.map((card) => arrangingCard(ctx, card, `in G${index + 1}`)));
   enableArrowKeys(row);
-  let name = `${cards.length} of ${size} cards`;
+  let name = `${cards.length}/${size}`;
   if (full) name = index === 3 ? `${combinationName(cards)} (best three: ${bestTriple(cards).map(cardShort).join(" ")})`
     : combinationName(cards);
   const box = h("div", { class: `group-box${full ? " full" : ""}`, dataset: { group: String(index + 1) },
@@ -224,60 +224,73 @@ function groupBox(ctx, index) {
     h("strong", {}, `G${index + 1}`),
     h("span", { class: "combo", dataset: { combo: full ? combinationName(cards) : "" } }, name),
     h("button", { type: "button", class: "small-button", dataset: { focus: `hz-place-${index}` },
-      onclick: () => placeCards(ctx, ctx.ui.selected, index) }, `Place in G${index + 1}`)),
+      "aria-label": `Place in G${index + 1}`,
+      onclick: () => placeCards(ctx, ctx.ui.selected, index) }, "Place")),
   row);
   return dropZone(box, ctx, index);
 }
 
-function arrangingPanel(ctx) {
+function verdictLine(ctx, check) {
+  if (!check.complete) {
+    const left = 13 - ctx.ui.groups.flat().length;
+    return h("p", { class: "verdict pending", id: "hz-verdict" },
+      left ? `${left} card${left === 1 ? "" : "s"} still to place.` : `Place all 13 cards: ${check.problems.join("; ")}.`);
+  }
+  if (check.valid) return h("p", { class: "verdict ok", id: "hz-verdict" }, "\u2714 Valid arrangement: G1 \u2265 G2 \u2265 G3 \u2265 G4.");
+  return h("p", { class: "verdict bad", id: "hz-verdict" }, `\u2716 Not in descending order: ${check.problems.join("; ")}.`);
+}
+
+function arrangingDock(ctx) {
   const ui = arrangementState(ctx);
   const placed = new Set(ui.groups.flat());
   const loose = sortHand(ctx.view.hand.filter((card) => !placed.has(card)));
   const check = checkArrangement(ui.groups);
   const handRow = h("div", { class: "card-row hand-row" }, loose.map((card) => arrangingCard(ctx, card, "in hand")));
+  handRow.style.setProperty("--hand-count", String(Math.max(7, Math.ceil(loose.length / 2))));
   enableArrowKeys(handRow);
   const hand = dropZone(h("div", { class: "group-box hand-box", role: "group", "aria-label": "Cards not yet placed" },
-    h("div", { class: "group-head" }, h("strong", {}, "Hand"),
-      h("span", { class: "muted" }, `${loose.length} card${loose.length === 1 ? "" : "s"} to place`),
-      h("button", { type: "button", class: "small-button", dataset: { focus: "hz-back" },
-        onclick: () => placeCards(ctx, ui.selected, null) }, "Back to hand")),
     handRow), ctx, null);
-  let verdict;
-  if (!check.complete) verdict = h("p", { class: "verdict pending", id: "hz-verdict" }, `Place all 13 cards: ${check.problems.join("; ")}.`);
-  else if (check.valid) verdict = h("p", { class: "verdict ok", id: "hz-verdict" }, "\u2714 Valid arrangement: G1 \u2265 G2 \u2265 G3 \u2265 G4.");
-  else verdict = h("p", { class: "verdict bad", id: "hz-verdict" }, `\u2716 Not in descending order: ${check.problems.join("; ")}.`);
-  return h("section", { class: "hazari-arrange", "aria-labelledby": "hz-arrange-title" },
-    h("h2", { id: "hz-arrange-title" }, "Arrange your cards"),
-    h("p", { class: "muted keys-help" }, "Tap or drag cards into the groups: G1 strongest, G4 (four cards) weakest. ",
-      "Keys: Enter or Space selects a card, arrows move, 1\u20134 place the selection in a group, 0 returns it."),
-    hand,
-    h("div", { class: "groups" }, [0, 1, 2, 3].map((index) => groupBox(ctx, index))),
-    h("div", { role: "status", "aria-live": "polite" }, verdict),
-    h("div", { class: "row actions" },
-      h("button", { type: "button", id: "hz-suggest", dataset: { focus: "hz-suggest" },
-        onclick: () => ctx.send({ type: "hint" }) }, "Suggest"),
-      h("button", { type: "button", dataset: { focus: "hz-clear" }, onclick: () => {
-        ui.groups = [[], [], [], []];
-        ui.selected = [];
-        saveArrangement(ctx);
-        ctx.rerender();
-      } }, "Clear"),
-      h("button", { type: "button", class: "primary", id: "hz-up", dataset: { focus: "hz-up" },
-        disabled: !check.complete,
-        onclick: () => ctx.act({ kind: "up", groups: ui.groups }, "up") }, "Up")));
+  return h("div", { class: "hazari-arrange" },
+    h("p", { class: "sr-only", id: "hz-keys" }, "Tap or drag cards into the groups: G1 strongest, G4 (four cards) weakest. ",
+      "Keys: Enter or Space selects a card, arrows move, 1 to 4 place the selection in a group, 0 returns it."),
+    h("section", { class: "hand", role: "region", "aria-label": "Your hand", "aria-describedby": "hz-keys" },
+      hand, h("div", { class: "groups" }, [0, 1, 2, 3].map((index) => groupBox(ctx, index)))),
+    h("div", { class: "action-bar", role: "group", "aria-label": "Your actions" },
+      h("div", { role: "status", "aria-live": "polite", class: "verdict-box" }, verdictLine(ctx, check)),
+      h("div", { class: "row actions" },
+        h("button", { type: "button", dataset: { focus: "hz-back" },
+          onclick: () => placeCards(ctx, ui.selected, null) }, "Back to hand"),
+        h("button", { type: "button", id: "hz-suggest", dataset: { focus: "hz-suggest" },
+          onclick: () => ctx.send({ type: "hint" }) }, "Suggest"),
+        h("button", { type: "button", dataset: { focus: "hz-clear" }, onclick: () => {
+          ui.groups = [[], [], [], []];
+          ui.selected = [];
+          saveArrangement(ctx);
+          ctx.rerender();
+        } }, "Clear"),
+        h("button", { type: "button", class: "primary", id: "hz-up", dataset: { focus: "hz-up" },
+          disabled: !check.complete,
+          onclick: () => ctx.act({ kind: "up", groups: ui.groups }, "up") }, "Up"))));
 }
 
-function lockedPanel(ctx) {
+function lockedDock(ctx) {
   const view = ctx.view;
   const waiting = view.up.map((up, seat) => (up ? null : ctx.name(seat))).filter(Boolean);
-  return h("section", { class: "hazari-locked", "aria-labelledby": "hz-locked-title" },
-    h("h2", { id: "hz-locked-title" }, "Your arrangement (up)"),
+  return h("section", { class: "hand hazari-locked", role: "region", "aria-label": "Your hand" },
     h("div", { class: "groups" }, view.arrangement.map((group, index) => h("div", { class: "group-box full" },
       h("div", { class: "group-head" }, h("strong", {}, `G${index + 1}`),
         h("span", { class: "combo" }, combinationName(group))),
       h("div", { class: "card-row" }, group.map((card) => cardImage(card, { small: true, extraClass: view.hand.includes(card) ? "" : "played" })))))),
     waiting.length && view.phase === "arranging"
-      ? h("p", { class: "muted" }, `Waiting for ${waiting.join(", ")} to call up.`) : null);
+      ? h("p", { class: "muted" }, `Your groups are locked. Waiting for ${waiting.join(", ")} to say up.`) : null);
+}
+
+/** The docked part: the arrangement while it is to be made, then the locked groups. */
+function dock(ctx) {
+  const view = ctx.view;
+  if (ctx.legal.some((entry) => entry.kind === "up")) return arrangingDock(ctx);
+  if (ctx.mySeat !== null && view.arrangement && view.phase !== "dealing" && view.phase !== "finished") return lockedDock(ctx);
+  return null;
 }
 
 function roundsTable(ctx, rounds, caption) {
@@ -322,8 +335,6 @@ function panel(ctx) {
   const view = ctx.view;
   rememberDeal(ctx);
   const parts = [];
-  if (ctx.legal.some((entry) => entry.kind === "up")) parts.push(arrangingPanel(ctx));
-  else if (ctx.mySeat !== null && view.arrangement && view.phase !== "dealing" && view.phase !== "finished") parts.push(lockedPanel(ctx));
   if (view.rounds.length) {
     const scored = view.rounds.length === 4;
     const caption = scored ? `Deal ${view.deal}: all four rounds` : `Deal ${view.deal}: round ${view.rounds.length} of 4`;
@@ -351,7 +362,7 @@ function centre(ctx) {
   } else if (view.phase === "showing") {
     const round = view.rounds[view.rounds.length - 1];
     lines.push(h("p", { class: "phase-line" }, round
-      ? `Round ${round.number} of 4: ${ctx.name(round.winner)} wins (${round.plays.find((p) => p.seat === round.winner).combination})`
+      ? `Round ${round.number} of 4: ${ctx.name(round.winner)} ${round.winner === ctx.mySeat ? "win" : "wins"} (${round.plays.find((p) => p.seat === round.winner).combination})`
       : "All up: the rounds are shown next"));
   } else if (view.phase === "dealing") {
     lines.push(h("p", { class: "phase-line" }, view.deal ? `Deal ${view.deal} scored; the next deal comes` : "Dealing"));
@@ -391,8 +402,8 @@ function onState(ctx, before, after) {
   const now = after.view.rounds || [];
   if (now.length > was.length && now.length > 0) {
     const round = now[now.length - 1];
-    announce(`Round ${round.number}: ${ctx.name(round.winner)} wins ${round.points} points.`);
+    announce(`Round ${round.number}: ${ctx.name(round.winner)} ${round.winner === ctx.mySeat ? "win" : "wins"} ${round.points} points.`);
   }
 }
 
-export default { direction: "ccw", panel, centre, seatExtras, onHint, onState };
+export default { direction: "ccw", panel, dock, centre, seatExtras, onHint, onState };

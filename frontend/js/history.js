@@ -1,9 +1,10 @@
 // Match history: a player's matches (newest first, page by page) and one match with its deals.
 
-import { GAME_TITLES, getMatch, getPlayer, listMatches, optionsSummary, savedPlayer } from "./api.js";
+import { GAME_TITLES, getMatch, getPlayer, listMatches, savedPlayer } from "./api.js";
 import { cardShort } from "./cards.js";
 import { canVerify, verifyDeal } from "./fairness.js";
 import { clear, formatDate, h, scrollBox, showMessage } from "./dom.js";
+import { optionsSummary } from "./words.js";
 
 const PAGE = 10;
 
@@ -69,6 +70,7 @@ export function showHistory(main, playerId) {
   }).catch(() => {});
   let cursor = null;
   const load = async () => {
+    more.disabled = true;
     try {
       const page = await listMatches({ player: who, limit: PAGE, before: cursor });
       if (!page.matches.length && !cursor) list.appendChild(h("li", { class: "muted" }, "No matches yet."));
@@ -78,6 +80,7 @@ export function showHistory(main, playerId) {
     } catch (error) {
       showMessage(error.message, { code: error.code });
     }
+    more.disabled = false;
   };
   more.addEventListener("click", load);
   load();
@@ -139,7 +142,7 @@ export function showMatch(main, matchId) {
       h("h1", {}, `${GAME_TITLES[match.game] || match.game} match`),
       h("p", { class: "muted" }, `Started ${formatDate(match.started_at)}`,
         match.finished_at ? ` \u00b7 finished ${formatDate(match.finished_at)}` : ` \u00b7 ${match.status}`),
-      h("p", { class: "muted" }, `Options: ${optionsSummary(match.options)}`),
+      h("p", { class: "muted" }, `Options: ${optionsSummary(match.game, match.options)}`),
       h("p", { class: "match-result", id: "match-result" }, resultText(match)),
       match.status === "finished" ? h("p", {}, h("a", { href: `#/replay/${encodeURIComponent(match.id)}`, id: "replay-link" }, "Replay this match step by step")) : null,
       h("h2", {}, "Players"),

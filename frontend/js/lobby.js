@@ -1,10 +1,10 @@
 // The lobby: choose a name, see the open public rooms, create a room with its table options.
 
 import {
-  GAME_TITLES, createPlayer, createRoom, forgetPlayer, getGames, getPlayer, getRooms,
-  optionsSummary, savedPlayer, topUp,
+  GAME_TITLES, createPlayer, createRoom, forgetPlayer, getGames, getPlayer, getRooms, savedPlayer, topUp,
 } from "./api.js";
 import { clear, h, showMessage } from "./dom.js";
+import { PRESETS, PRESET_WORDS, choiceLabel, optionHelp, optionLabel, optionsSummary } from "./words.js";
 
 /** Tells the header that the player (or the chips) changed. */
 export function playerChanged() {
@@ -55,7 +55,7 @@ function roomRow(room) {
     h("div", { class: "room-main" },
       h("strong", {}, title), " ",
       h("span", { class: `status ${room.status}` }, room.status === "playing" ? "playing" : "open"),
-      h("div", { class: "muted" }, optionsSummary(room.options)),
+      h("div", { class: "muted" }, optionsSummary(room.game, room.options, { brief: true })),
       h("div", {}, seatsText(room), h("span", { class: "muted" }, ` \u00b7 ${names}`))),
     h("a", { class: "button", href: `#/room/${encodeURIComponent(room.id)}`,
       "aria-label": `${room.status === "playing" ? "Watch" : "Join"} the ${title} room with ${seatsText(room)}` },
@@ -101,24 +101,25 @@ async function loadRooms(list) {
 
 function optionField(game, spec) {
   const id = `opt-${game}-${spec.name}`;
-  const label = h("label", { for: id }, spec.name.replace(/_/g, " "));
-  const help = h("small", { id: `${id}-help`, class: "muted" }, spec.description || "");
+  const label = h("label", { for: id }, optionLabel(game, spec.name));
+  const help = h("small", { id: `${id}-help`, class: "muted" }, optionHelp(game, spec.name, spec.description));
   let input;
   const allowed = spec.allowed || {};
   if (allowed.choices) {
     input = h("select", { id, name: spec.name, "aria-describedby": `${id}-help` },
       allowed.choices.map((choice) => h("option", {
         value: JSON.stringify(choice), selected: choice === spec.default,
-      }, choice === true ? "on" : choice === false ? "off" : String(choice))));
+      }, choiceLabel(game, spec.name, choice))));
   } else {
     input = h("input", {
       id, name: spec.name, type: "number", inputmode: "numeric", "aria-describedby": `${id}-help`,
       min: allowed.minimum ?? null, max: allowed.maximum ?? null, step: allowed.multiple_of ?? 1,
       value: spec.default === null ? null : String(spec.default),
-      placeholder: spec.default === null ? "default" : null,
+      placeholder: spec.default === null ? "usual" : null,
     });
   }
   input.dataset.option = spec.name;
+  input.dataset.default = spec.default === null ? "" : JSON.stringify(spec.default);
   return h("div", { class: "field" }, label, input, help);
 }
 
@@ -134,23 +135,63 @@ function readOptions(fieldset) {
   return options;
 }
 
+/** Sets every option field to its default, then to the preset's values. */
+function applyPreset(fieldset, values) {
+  for (const input of fieldset.querySelectorAll("[data-option]")) {
+    const name = input.dataset.option;
+    const raw = Object.hasOwn(values, name) ? JSON.stringify(values[name]) : input.dataset.default;
+    if (input.tagName === "SELECT") input.value = raw;
+    else input.value = raw === "" ? "" : String(JSON.parse(raw));
+  }
+}
+
+function presetChooser(onChoose) {
+  const name = "preset";
+  return h("fieldset", { class: "presets" }, h("legend", {}, "How to play"),
+    Object.entries(PRESET_WORDS).map(([key, words]) => h("div", { class: "field checkbox preset" },
+      h("input", { type: "radio", name, id: `preset-${key}`, value: key, checked: key === "classic",
+        "aria-describedby": `preset-${key}-help`, onchange: () => onChoose(key) }),
+      h("label", { for: `preset-${key}` }, words.label),
+      h("small", { class: "muted", id: `preset-${key}-help` }, words.help))));
+}
+
 function createForm(games, player) {
   const select = h("select", { id: "new-game", name: "game" },
     games.map((game) => h("option", { value: game.game }, `${game.name} (${game.min_seats === game.max_seats
       ? game.min_seats : `${game.min_seats}-${game.max_seats}`} players)`)));
   const optionsBox = h("fieldset", { class: "options" }, h("legend", {}, "Table options"));
+  const drawer = h("details", { class: "options-drawer", id: "options-drawer" },
+    h("summary", {}, "Every option"), optionsBox);
   const privateBox = h("input", { type: "checkbox", id: "new-private", name: "private" });
+  const rulesLink = h("a", { id: "create-rules-link" });
+  const choosePreset = (key) => {
+    if (key === "custom") {
+      drawer.open = true;
+      return;
+    }
+    applyPreset(optionsBox, PRESETS[select.value][key] || {});
+  };
+  const presets = presetChooser(choosePreset);
   const showOptions = () => {
     const game = games.find((entry) => entry.game === select.value);
     clear(optionsBox).appendChild(h("legend", {}, `${game.name} table options`));
     for (const spec of game.options) optionsBox.appendChild(optionField(game.game, spec));
+    rulesLink.href = `#/rules/${game.game}`;
+    rulesLink.textContent = `How to play ${game.name}`;
+    const chosen = presets.querySelector("input:checked");
+    choosePreset(chosen ? chosen.value : "classic");
   };
+  optionsBox.addEventListener("change", () => { presets.querySelector("#preset-custom").checked = true; });
+  drawer.addEventListener("toggle", () => {
+    if (drawer.open) presets.querySelector("#preset-custom").checked = true;
+  });
   select.addEventListener("change", showOptions);
   showOptions();
   const form = h("form", { class: "card-panel create-form", "aria-labelledby": "create-heading" },
     h("h2", { id: "create-heading" }, "Create a room"),
-    h("div", { class: "field" }, h("label", { for: "new-game" }, "Game"), select),
-    optionsBox,
+    h("div", { class: "field" }, h("label", { for: "new-game" }, "Game"), select, h("small", {}, rulesLink)),
+    presets,
+    drawer,
     h("div", { class: "field checkbox" }, privateBox,
       h("label", { for: "new-private" }, "Private (not listed; share the link)")),
     h("button", { type: "submit", class: "primary" }, "Create room"));
@@ -184,6 +225,7 @@ function playerPanel(player, rerender) {
         try {
           const fresh = await topUp(player);
           chips.textContent = String(fresh.chips);
+          playerChanged();
           showMessage(`You have ${fresh.chips} chips.`, { kind: "info" });
         } catch (error) {
           showMessage(error.message, { code: error.code });
@@ -209,6 +251,9 @@ export function showLobby(main) {
     const player = savedPlayer();
     main.appendChild(h("h1", {}, "Card room"));
     main.appendChild(h("p", { class: "lead" }, "Hazari, Azi and Hasenpfeffer with friends or bots."));
+    main.appendChild(h("nav", { class: "rules-links", "aria-label": "Rules" }, "How to play: ",
+      Object.entries(GAME_TITLES).map(([game, title], index) => [index ? " \u00b7 " : "",
+        h("a", { href: `#/rules/${game}` }, title)])));
     if (!player) {
       main.appendChild(nameForm(() => { render(); playerChanged(); }));
     } else {

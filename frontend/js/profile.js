@@ -35,7 +35,7 @@ function statsTable(stats) {
     h("tbody", {}, games.map((game) => h("tr", { dataset: { game } },
       h("th", { scope: "row" }, gameTitle(game)),
       columns.map(([key]) => h("td", { dataset: { stat: key } },
-        stats[game][key] === null || stats[game][key] === undefined ? "\u2014" : String(stats[game][key]))))))), "Statistics");
+        stats[game][key] === null || stats[game][key] === undefined ? "\u2014" : String(stats[game][key]))))))), "Statistics table");
 }
 
 function ratingsTable(ratings) {
@@ -53,7 +53,7 @@ function ratingsTable(ratings) {
       return h("tr", { dataset: { game } }, h("th", { scope: "row" }, gameTitle(game)),
         h("td", { class: "ordinal" }, fixed(rating.ordinal)), h("td", {}, fixed(rating.mu)), h("td", {}, fixed(rating.sigma)),
         h("td", {}, String(rating.matches)), h("td", {}, formatDate(rating.updated_at)));
-    }))), "Ratings");
+    }))), "Ratings table");
 }
 
 /** A line of the rating (ordinal) after each rated match, oldest on the left; points are labelled. */

@@ -2,16 +2,23 @@
 // messages, and the game's own view (hazari.js, azi.js, hasenpfeffer.js) rendered from the latest
 // ``state`` message. The client never judges a move: ``legal`` says what may be sent.
 
-import { GAME_TITLES, forgetPlayer, getMatch, optionsSummary, savedPlayer } from "./api.js";
+import { GAME_TITLES, forgetPlayer, getMatch, savedPlayer } from "./api.js";
 import azi from "./azi.js";
-import { announce, clear, h, keepFocus, renderingHeld, showMessage } from "./dom.js";
+import { announce, clear, clearMessages, h, keepFocus, renderingHeld, showMessage } from "./dom.js";
 import hasenpfeffer from "./hasenpfeffer.js";
 import hazari from "./hazari.js";
 import { seedMessages } from "./fairness.js";
+import { guideBox, tableHelp } from "./help.js";
+import { describeOptions } from "./words.js";
 import { nameForm, playerChanged, takeAutoSit } from "./lobby.js";
 import { RoomSocket } from "./socket.js";
 
 const GAMES = { hazari, azi, hasenpfeffer };
+// Messages about the player's current decision (a refused move) go once the decision has passed.
+const DECISION = "decision";
+// Where the keyboard focus goes when the element that had it is gone after a redraw.
+const FOCUS_FALLBACKS = [".seat.empty [data-focus^='bot-']", ".seat.empty [data-focus^='sit-']", "#start-button",
+  ".dock button.primary:not([disabled])", ".dock [data-focus]:not([disabled]):not([aria-disabled='true'])", "#table-title"];
 const STATUS_TEXT = {
   connecting: "Connecting\u2026", open: "Connected", reconnecting: "Reconnecting\u2026", closed: "Disconnected",
 };
@@ -53,13 +60,15 @@ class TableController {
     this.matchFetch = null;
     this.matchKey = null;
     this.autoSit = player ? takeAutoSit(roomId) : false;
+    this.focusOnArrival = this.autoSit;
+    this.help = { open: false };
     this.socket = new RoomSocket(roomId, player ? player.token : null, {
       onMessage: (message) => this.onMessage(message),
       onStatus: (status) => this.onStatus(status),
     });
     this.render();
     this.socket.connect();
-    this.onRelease = () => { if (this.renderPending) keepFocus(() => this.render()); };
+    this.onRelease = () => { if (this.renderPending) this.redraw(); };
     window.addEventListener("cardroom:release", this.onRelease);
     this.ticker = window.setInterval(() => {
       for (const node of document.querySelectorAll("[data-deadline]")) {
@@ -89,23 +98,20 @@ class TableController {
       this.version = message.version;
       this.last = message;
       this.afterState(before, message);
-      keepFocus(() => this.render());
+      this.redraw();
     } else if (message.type === "error") {
       if (message.code === "auth/bad_token" || message.code === "auth/revoked") {
         forgetPlayer();
         playerChanged();
-        const why = message.code === "auth/revoked"
-          ? "This browser was signed out (sign out everywhere)."
-          : "This browser's player is unknown to the server.";
-        showMessage(`${why} Reload the page to sign in or choose a name again.`, { code: message.code });
+        showMessage(message.message, { code: message.code });
         return;
       }
       if (message.code.startsWith("fairness/") && !message.ref) {
         // This browser's seed came after the deal was dealt (it was not waited for): nothing to do.
         return;
       }
-      const label = message.ref ? this.pending.get(message.ref) : null;
-      showMessage(label ? `Your ${label} was refused: ${message.message}` : message.message, { code: message.code });
+      const refused = message.ref && this.pending.has(message.ref);
+      showMessage(message.message, { code: message.code, scope: refused ? DECISION : null });
     } else if (message.type === "hint") {
       if (message.version !== this.version) return;
       const game = this.game();
@@ -124,6 +130,7 @@ class TableController {
       this.turns += 1;
       if (!wasToAct) announce("Your turn.");
     }
+    if (legalKey !== this.legalKey || (before && before.view.phase !== message.view.phase)) clearMessages(DECISION);
     this.legalKey = legalKey;
     this.myTurn = nowToAct;
     for (const seed of seedMessages(message.fairness, seat, this.seedsSent)) this.send(seed);
@@ -148,7 +155,7 @@ class TableController {
     this.matchFetch = window.setTimeout(async () => {
       try {
         this.matchDetail = await getMatch(matchId);
-        keepFocus(() => this.render());
+        this.redraw();
         if (message.room.game === "azi") playerChanged();
       } catch (error) {
         this.matchDetail = null;
@@ -216,14 +223,25 @@ class TableController {
       isOwner: this.isOwner(),
       ui: this.ui[message.room.game],
       name: (seat) => this.name(seat),
+      object: (seat) => (seat === this.mySeat() && seat !== null ? "you" : this.name(seat)),
       act: (action, label) => this.act(action, label),
       send: (raw) => this.send(raw),
-      rerender: () => keepFocus(() => this.render()),
+      rerender: () => this.redraw(),
       dealResults: () => this.dealResults(),
     };
   }
 
   // --- drawing ----------------------------------------------------------------------------------
+
+  /** Draws again, keeping the keyboard focus where it was or on the next sensible control. */
+  redraw() {
+    keepFocus(() => this.render(), FOCUS_FALLBACKS);
+    if (this.focusOnArrival && this.last && document.activeElement === document.body) {
+      this.focusOnArrival = false;
+      const target = FOCUS_FALLBACKS.map((selector) => this.main.querySelector(selector)).find(Boolean);
+      if (target) target.focus({ preventScroll: true });
+    }
+  }
 
   render() {
     if (renderingHeld()) {
@@ -253,13 +271,24 @@ class TableController {
     root.appendChild(this.header(message));
     if (message.room.status === "finished") root.appendChild(this.finishedBanner(message, ctx));
     root.appendChild(this.felt(message, game, ctx, waiting));
-    if (waiting) root.appendChild(this.waitingControls(message, ctx));
-    else if (message.room.status !== "finished" || message.view.phase !== "waiting") root.appendChild(game.panel(ctx));
+    if (!waiting || message.room.status === "finished") root.appendChild(game.panel(ctx));
     if (!waiting && this.isOwner() && game.ownerControls) {
       const controls = game.ownerControls(ctx);
       if (controls) root.appendChild(controls);
     }
+    root.appendChild(this.dock(message, game, ctx, waiting));
     this.main.appendChild(root);
+  }
+
+  /** Docked at the bottom of the screen: the player's hand and the controls of his decision. */
+  dock(message, game, ctx, waiting) {
+    const playing = !waiting && message.room.status !== "finished";
+    const parts = [];
+    if (playing && ctx.mySeat !== null) parts.push(guideBox(message.room.game, message.view.phase, ctx.ui, ctx.rerender));
+    if (waiting) parts.push(this.waitingControls(message, ctx));
+    else if (game.dock) parts.push(game.dock(ctx));
+    if (playing) parts.push(tableHelp(message.room.game, this.help));
+    return h("section", { class: "dock", id: "dock", "aria-label": "Your cards and actions" }, parts);
   }
 
   header(message) {
@@ -273,19 +302,27 @@ class TableController {
         showMessage(`Copy this link: ${link}`, { kind: "info" });
       }
     } }, "Copy link");
+    const options = describeOptions(message.room.game, message.room.options);
+    const drawer = h("details", { class: "room-details", id: "room-details", open: this.detailsOpen,
+      ontoggle: (event) => { this.detailsOpen = event.target.open; } },
+    h("summary", {}, "Room details"),
+    h("p", {}, `${message.room.private ? "Private" : "Public"} room`),
+    options.length ? h("dl", { class: "options-list", id: "room-options" }, options.map((entry) => [
+      h("dt", {}, entry.label), h("dd", {}, entry.value, h("small", { class: "muted" }, entry.help))])) : null,
+    this.fairnessLine(message),
+    h("div", { class: "row" },
+      h("label", { class: "share" }, h("span", {}, "Invite link"),
+        h("input", { type: "text", readonly: true, value: link, id: "share-link", onfocus: (e) => e.target.select() })),
+      copy));
     return h("header", { class: "table-head" },
-      h("div", {},
-        h("h1", {}, `${title} table`),
-        h("p", { class: "muted" }, `${message.room.private ? "Private" : "Public"} room \u00b7 ${optionsSummary(message.room.options)}`),
-        this.fairnessLine(message)),
-      h("div", { class: "table-meta" },
-        h("span", { class: "conn", id: "conn-status", role: "status", dataset: { status: this.status } }, STATUS_TEXT[this.status]),
-        h("label", { class: "share" }, h("span", {}, "Invite link"),
-          h("input", { type: "text", readonly: true, value: link, id: "share-link", onfocus: (e) => e.target.select() })),
-        copy));
+      h("div", { class: "table-title" },
+        h("h1", { id: "table-title", tabindex: "-1" }, `${title} table`),
+        h("a", { href: `#/rules/${message.room.game}`, class: "rules-link" }, `Rules of ${title}`),
+        h("span", { class: "conn", id: "conn-status", role: "status", dataset: { status: this.status } }, STATUS_TEXT[this.status])),
+      drawer);
   }
 
-  /** The server's commitment for the latest deal and whether this browser gave its seed. */
+  /** Whether the latest deal was committed to before the shuffle, and whether this browser gave its seed. */
   fairnessLine(message) {
     const deals = message.fairness && message.fairness.deals ? message.fairness.deals : [];
     const deal = deals[deals.length - 1];
@@ -293,9 +330,9 @@ class TableController {
     const seat = this.mySeat();
     const mine = seat !== null && deal.client_seeds && deal.client_seeds[String(seat)];
     return h("p", { class: "muted fairness", id: "fairness-line" },
-      `Fair deal ${deal.deal}: the server committed to ${deal.commitment.slice(0, 12)}\u2026`,
+      `Fair deal ${deal.deal}: the server sealed the shuffle before dealing`,
       mine ? "; your browser's seed is in" : "",
-      deal.server_seed ? "; its seed is now revealed (check it in the history)" : "");
+      deal.server_seed ? "; the seal is now open (check it in the history)" : "", ".");
   }
 
   finishedBanner(message, ctx) {
@@ -410,7 +447,7 @@ class TableController {
     } else {
       parts.push(h("p", { class: "muted" }, "The room's owner adds bots and starts the match."));
     }
-    return h("section", { class: "card-panel waiting-controls", "aria-label": "Before the start" }, h("div", { class: "row" }, parts));
+    return h("div", { class: "waiting-controls", role: "group", "aria-label": "Before the start" }, h("div", { class: "row" }, parts));
   }
 
   close() {

@@ -4,6 +4,10 @@ the screenshots each test leaves under ``test-artifacts/screenshots/``."""
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import subprocess
+import tarfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -57,7 +61,8 @@ def laid_out(page: Page) -> None:
 
 
 def shoot(page: Page, name: str) -> list[Path]:
-    """A full-page screenshot at 1280x800 and one at 390x844; the viewport is set back after."""
+    """A full-page screenshot at 1280x800 and one at 390x844, each size checked by axe-core (no
+    serious or critical finding); the viewport is set back after."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     paths = []
     for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
@@ -66,6 +71,8 @@ def shoot(page: Page, name: str) -> list[Path]:
         path = SHOTS / f"{name}-{label}.png"
         page.screenshot(path=str(path), full_page=True)
         paths.append(path)
+        violations = serious_violations(page, f"{name} {label}")
+        assert not violations, violations
     page.set_viewport_size(DESKTOP)
     assert_no_sideways_scroll(page, name)
     return paths
@@ -100,7 +107,10 @@ def saved_player(page: Page) -> dict[str, Any]:
 def create_room_in_lobby(page: Page, game: str, options: dict[str, Any] | None = None,
                          private: bool = False) -> str:
     """Fills the lobby's form; returns the new room's id once the table shows it seated."""
-    page.get_by_label("Game").select_option(game)
+    page.get_by_label("Game", exact=True).select_option(game)
+    if options:
+        page.get_by_label("Custom").check()
+        expect(page.locator("#options-drawer")).to_have_attribute("open", "")
     for name, value in (options or {}).items():
         field = page.locator(f"[data-option={name}]")
         if field.evaluate("node => node.tagName") == "SELECT":
@@ -189,3 +199,40 @@ def dismiss_messages(page: Page) -> None:
     while page.locator("#messages .dismiss").count():
         page.locator("#messages .dismiss").first.click()
     expect(page.locator("#messages .message")).to_have_count(0)
+
+
+AXE_VERSION = "4.14.1"
+AXE_DIR = PROJECT / "test-artifacts" / "axe"
+SERIOUS = ("serious", "critical")
+
+
+def axe_source() -> str | None:
+    """axe-core's ``axe.min.js``, fetched once with npm into ``test-artifacts/axe`` (never committed);
+    None, with a notice, on a machine without npm outside CI."""
+    script = AXE_DIR / "package" / "axe.min.js"
+    if not script.exists():
+        if shutil.which("npm") is None:
+            if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+                raise AssertionError("npm is needed in CI to fetch axe-core for the accessibility checks")
+            print("\nNOTICE: no npm to fetch axe-core; the accessibility checks are skipped")
+            return None
+        AXE_DIR.mkdir(parents=True, exist_ok=True)
+        command = ["npm", "pack", f"axe-core@{AXE_VERSION}", "--pack-destination", str(AXE_DIR)]
+        packed = subprocess.run(command, capture_output=True, text=True, timeout=300, check=True)
+        with tarfile.open(AXE_DIR / packed.stdout.strip().splitlines()[-1]) as archive:
+            archive.extract("package/axe.min.js", AXE_DIR, filter="data")
+    return script.read_text()
+
+
+def serious_violations(page: Page, name: str) -> list[str]:
+    """axe-core's serious and critical findings on the page as it is now (the script is evaluated
+    through the driver, so the page's Content-Security-Policy stays as it is)."""
+    source = axe_source()
+    if source is None:
+        return []
+    page.evaluate(source)
+    found = page.evaluate("async () => (await axe.run(document)).violations"
+                          ".map(v => ({id: v.id, impact: v.impact, help: v.help,"
+                          " nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}))")
+    return [f"{name}: {item['id']} ({item['impact']}) {item['help']} at {item['nodes']}"
+            for item in found if item["impact"] in SERIOUS]

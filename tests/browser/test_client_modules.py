@@ -111,7 +111,8 @@ def test_card_faces_cover_the_packs_with_readable_labels(page: Page, server: Liv
               && node.querySelector('svg').getAttribute('aria-hidden') === 'true'),
           paths: ['AS', 'AH', 'AD', 'AC'].map(
               (code) => m.cardImage(code).querySelector('svg > path').getAttribute('d')),
-          button: [button.tagName, button.getAttribute('aria-label'), button.getAttribute('aria-disabled')],
+          button: [button.tagName, button.querySelector('.card-name').textContent,
+                   button.getAttribute('aria-disabled')],
           back: m.cardImage(null).getAttribute('aria-label'),
         };
     }""", deck)
@@ -208,9 +209,11 @@ def test_azi_module_renders_the_six_on_the_scene_and_the_buy_in(page: Page, serv
     six, offer = azi_views()
     result = run_module(page, server, "azi", """(m, cases) => cases.map((c) => {
         const ctx = { view: c.view, legal: c.legal, mySeat: c.seat, ui: {}, roomId: 'r',
-            room: { status: 'playing', seats: [] }, name: (s) => `Seat ${s + 1}`, act() {}, send() {},
+            room: { status: 'playing', seats: [] }, name: (s) => `Seat ${s + 1}`,
+            object: (s) => `Seat ${s + 1}`, act() {}, send() {},
             rerender() {}, dealResults: () => [] };
-        const panel = m.default.panel(ctx);
+        const panel = document.createElement('div');
+        panel.append(m.default.panel(ctx), m.default.dock(ctx));
         return { centre: m.default.centre(ctx).textContent, panel: panel.textContent,
                  buttons: [...panel.querySelectorAll('button')].map((b) => b.textContent) };
     })""", [six, offer])

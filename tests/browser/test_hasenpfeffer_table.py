@@ -145,7 +145,7 @@ def test_the_pepper_bidding_box(page: Page, server: LiveServer) -> None:
     expect(box.locator("[data-bid='6']")).to_have_count(0)
     expect(box.get_by_role("button", name="Bid Little Pepper")).to_be_visible()
     box.locator("[data-bid='3']").click()
-    expect(box.locator(".auction")).to_contain_text("You: 3")
+    expect(box.locator(".auction")).to_contain_text("You bid 3")
     expect(page.locator("#hp-high-bid, #hp-contract").first).to_be_visible()
     page.wait_for_function("() => document.querySelectorAll('#hp-bidding .auction li').length >= 2"
                            " || document.querySelector('.table-page').dataset.phase !== 'bidding'")

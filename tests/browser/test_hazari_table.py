@@ -62,7 +62,7 @@ def combination_names(groups: list[list[str]]) -> list[str]:
 def test_a_whole_hazari_deal_in_the_browser(page: Page, server: LiveServer) -> None:
     open_lobby(page, server, "Hema")
     create_room_in_lobby(page, "hazari", {"target": 5})
-    expect(page.get_by_text("target 5")).to_be_visible()
+    expect(page.locator("#room-options")).to_contain_text("Match length5 points")
     add_bots(page, 3)
     expect(page.locator(".seat.bot")).to_have_count(3)
     expect(page.locator(".seat .bot-badge")).to_have_count(3)

@@ -39,14 +39,14 @@ def test_lobby_rooms_options_and_a_shared_link(page: Page, browser: Browser, ser
     page.get_by_role("button", name="Refresh").click()
     item = page.locator(f"[data-room='{room['id']}']")
     expect(item).to_contain_text("Hasenpfeffer")
-    expect(item).to_contain_text("bidding pepper")
+    expect(item).to_contain_text("Bids: 1 to 5, Little Pepper and Big Pepper")
     expect(item).to_contain_text("4 of 4 seats free")
     expect(item.get_by_role("link", name="Join")).to_have_attribute("href", f"#/room/{room['id']}")
 
     # The form offers every table option of the chosen game with its default.
     games = {game["game"]: game for game in server.get("/api/games")}  # type: ignore[union-attr]
     for name in ("hazari", "azi", "hasenpfeffer"):
-        page.get_by_label("Game").select_option(name)
+        page.get_by_label("Game", exact=True).select_option(name)
         for spec in games[name]["options"]:
             field = page.locator(f"[data-option='{spec['name']}']")
             expect(field).to_have_count(1)

@@ -1,0 +1,112 @@
+// The rules page of each game (#/rules/<game>): the project's docs/rules/<game>.md, served at
+// /rules/, drawn by a small Markdown reader that builds DOM nodes (headings, paragraphs, lists,
+// tables, bold, italics and code spans; any other markup stays plain text).
+
+import { GAME_TITLES } from "./api.js";
+import { clear, h, showMessage } from "./dom.js";
+import { withoutRuleNumbers } from "./words.js";
+
+/** Bold, italics and code spans of one line of text, as nodes. */
+export function inline(text) {
+  const nodes = [];
+  const pattern = /(\*\*([^*]+)\*\*|`([^`]+)`|\*([^*]+)\*|_([^_]+)_)/g;
+  let last = 0;
+  for (const match of text.matchAll(pattern)) {
+    if (match.index > last) nodes.push(text.slice(last, match.index));
+    if (match[2] !== undefined) nodes.push(h("strong", {}, match[2]));
+    else if (match[3] !== undefined) nodes.push(h("code", {}, match[3]));
+    else nodes.push(h("em", {}, match[4] ?? match[5]));
+    last = match.index + match[0].length;
+  }
+  if (last < text.length) nodes.push(text.slice(last));
+  return nodes;
+}
+
+const cells = (line) => line.trim().replace(/^\|/, "").replace(/\|$/, "").split("|").map((cell) => cell.trim());
+const isTableRule = (line) => /^\s*\|?\s*:?-{3,}/.test(line);
+
+function table(lines) {
+  const [head, , ...body] = lines;
+  return h("div", { class: "scroll-x" }, h("table", { class: "scores rules-table" },
+    h("thead", {}, h("tr", {}, cells(head).map((cell) => h("th", { scope: "col" }, inline(cell))))),
+    h("tbody", {}, body.map((line) => h("tr", {}, cells(line).map((cell) => h("td", {}, inline(cell))))))));
+}
+
+function list(lines, ordered) {
+  const items = [];
+  for (const line of lines) {
+    const start = /^\s*(?:[-*]|\d+\.)\s+(.*)$/.exec(line);
+    if (start) items.push(start[1]);
+    else if (items.length) items[items.length - 1] += ` ${line.trim()}`;
+  }
+  return h(ordered ? "ol" : "ul", {}, items.map((item) => h("li", {}, inline(item))));
+}
+
+/** Splits Markdown into blocks (a heading, a table, a list, a paragraph) and draws each. */
+export function renderMarkdown(source) {
+  const blocks = [];
+  const lines = source.replace(/\r\n/g, "\n").split("\n");
+  let index = 0;
+  const take = (test) => {
+    const taken = [];
+    while (index < lines.length && lines[index].trim() !== "" && test(lines[index])) taken.push(lines[index++]);
+    return taken;
+  };
+  while (index < lines.length) {
+    const line = lines[index];
+    const heading = /^(#{1,4})\s+(.*)$/.exec(line);
+    if (line.trim() === "") index += 1;
+    else if (heading) {
+      blocks.push(h(`h${Math.min(4, heading[1].length + 1)}`, {}, inline(heading[2])));
+      index += 1;
+    } else if (line.trim().startsWith("|") && isTableRule(lines[index + 1] || "")) {
+      blocks.push(table(take((next) => next.trim().startsWith("|"))));
+    } else if (/^\s*(?:[-*]|\d+\.)\s+/.test(line)) {
+      const ordered = /^\s*\d+\./.test(line);
+      blocks.push(list(take((next) => !/^#/.test(next)), ordered));
+    } else {
+      const text = take((next) => !/^(#|\s*(?:[-*]|\d+\.)\s|\|)/.test(next)).join(" ");
+      blocks.push(h("p", {}, inline(text)));
+    }
+  }
+  return blocks;
+}
+
+/** The rules text as a player reads it: no rule numbers, nor the line that explains them. */
+export function forPlayers(source) {
+  return source.split("\n")
+    .filter((line) => !/rule numbers/i.test(line))
+    .map((line) => withoutRuleNumbers(line))
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n");
+}
+
+export async function rulesText(game) {
+  const response = await fetch(`/rules/${encodeURIComponent(game)}.md`);
+  if (!response.ok) throw new Error(`the rules of ${game} could not be loaded (${response.status})`);
+  return forPlayers(await response.text());
+}
+
+export function showRules(main, game) {
+  const title = GAME_TITLES[game];
+  if (!title) {
+    main.append(h("h1", {}, "Rules"), h("ul", {}, Object.entries(GAME_TITLES).map(([key, name]) =>
+      h("li", {}, h("a", { href: `#/rules/${key}` }, name)))));
+    return null;
+  }
+  const box = h("article", { class: "card-panel rules-page", id: "rules", dataset: { game } },
+    h("p", {}, "Loading the rules\u2026"));
+  main.append(
+    h("nav", { class: "tabs", "aria-label": "Rules of each game" }, Object.entries(GAME_TITLES).map(([key, name]) =>
+      h("a", { href: `#/rules/${key}`, "aria-current": key === game ? "page" : null }, name))),
+    box);
+  rulesText(game).then((text) => {
+    clear(box).append(...renderMarkdown(text));
+    const heading = box.querySelector("h2");
+    if (heading) heading.replaceWith(h("h1", {}, `How to play ${heading.textContent}`));
+  }).catch((error) => {
+    clear(box).append(h("p", {}, "The rules could not be loaded; try again."));
+    showMessage(error.message, { code: "request/not_found" });
+  });
+  return null;
+}
