@@ -24,8 +24,10 @@ from app.api.messages import (
     AddBot,
     Auth,
     Close,
+    Draft,
     Hint,
     Inbound,
+    NextDeal,
     Seed,
     Sit,
     Stand,
@@ -207,6 +209,10 @@ async def _handle(room: Room, conn: SocketConnection, message: Inbound) -> None:
             await room.add_seed(conn, deal, seed)
         case Act(id=ref, action=action):
             await room.act(conn, action, ref)
+        case Draft(groups=groups):
+            await room.draft(conn, groups)
+        case NextDeal():
+            await room.next_deal(conn)
 
 
 async def _receive_text(websocket: WebSocket) -> str:

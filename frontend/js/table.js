@@ -106,6 +106,8 @@ class TableController {
       }
       const label = message.ref ? this.pending.get(message.ref) : null;
       showMessage(label ? `Your ${label} was refused: ${message.message}` : message.message, { code: message.code });
+    } else if (message.type === "notice") {
+      showMessage(message.text, { kind: "info" });
     } else if (message.type === "hint") {
       if (message.version !== this.version) return;
       const game = this.game();
@@ -255,6 +257,8 @@ class TableController {
     root.appendChild(this.felt(message, game, ctx, waiting));
     if (waiting) root.appendChild(this.waitingControls(message, ctx));
     else if (message.room.status !== "finished" || message.view.phase !== "waiting") root.appendChild(game.panel(ctx));
+    const nextDeal = this.nextDealControl(message, ctx);
+    if (nextDeal) root.appendChild(nextDeal);
     if (!waiting && this.isOwner() && game.ownerControls) {
       const controls = game.ownerControls(ctx);
       if (controls) root.appendChild(controls);
@@ -296,6 +300,16 @@ class TableController {
       `Fair deal ${deal.deal}: the server committed to ${deal.commitment.slice(0, 12)}\u2026`,
       mine ? "; your browser's seed is in" : "",
       deal.server_seed ? "; its seed is now revealed (check it in the history)" : "");
+  }
+
+  nextDealControl(message, ctx) {
+    const pause = message.view.next_deal;
+    if (!pause || ctx.mySeat === null) return null;
+    const ready = pause.ready.includes(ctx.mySeat);
+    return h("div", { class: "next-deal", role: "group", "aria-label": "Next deal" },
+      h("button", { type: "button", id: "next-deal", disabled: ready,
+        onclick: () => this.send({ type: "next_deal" }) }, "Next deal"),
+      ready ? h("span", { class: "muted" }, " Waiting for the other players\u2026") : null);
   }
 
   finishedBanner(message, ctx) {
