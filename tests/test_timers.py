@@ -102,10 +102,12 @@ def test_a_timeout_completes_the_draft_and_says_so(limit_one: TestClient) -> Non
     assert back["room"]["seats"][3]["connected"] is True
 
 
-def test_a_timeout_without_a_draft_arranges_the_hand(limit_one: TestClient) -> None:
+def test_a_timeout_with_an_empty_draft_arranges_the_hand(limit_one: TestClient) -> None:
     players = [Client(limit_one, f"N{seat}") for seat in range(PLAYERS)]
     with ExitStack() as stack:
         start(players, stack, arrange_seconds=1)
+        players[3].send({"type": "draft", "groups": [[], [], [], []]})
+        players[3].state_where(lambda m: "draft" in m["view"])
         for player in players[:3]:
             player.act({"kind": "up", "groups": GROUPS[hand_text(arranging(player))]})
         told = notice(players[3])

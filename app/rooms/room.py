@@ -668,7 +668,7 @@ class Room:
                 legal = self.engine.legal_actions(self.state, seat)
                 action = await self.bots.choose("strong", view, legal)
                 await self._apply(seat, action, None, self._missed(seat), autopilot=True)
-                self._tell_timeout(seat, action, drafted="draft" in view)
+                self._tell_timeout(seat, action, drafted=any(view.get("draft") or ()))
 
     def _tell_timeout(self, seat: int, action: JSON, drafted: bool) -> None:
         """Say in words what the autopilot did for a seat whose time ran out: to that seat, and
