@@ -39,6 +39,7 @@ class Auth(Message):
 class Sit(Message):
     type: Literal["sit"]
     seat: StrictInt
+    buy_in: StrictInt | None = None
 
 
 class Stand(Message):

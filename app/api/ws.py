@@ -193,8 +193,8 @@ async def _authenticate(room: Room, conn: SocketConnection, sign_in: SignIn, tok
 
 async def _handle(room: Room, conn: SocketConnection, message: Inbound) -> None:
     match message:
-        case Sit(seat=seat):
-            await room.sit(conn, seat)
+        case Sit(seat=seat, buy_in=buy_in):
+            await room.sit(conn, seat, buy_in)
         case Stand():
             await room.stand(conn)
         case AddBot(seat=seat, level=level):

@@ -27,23 +27,39 @@ TURN_SECONDS = OptionSpec("turn_seconds", None, "seconds a player has for each d
 ARRANGE_SECONDS = OptionSpec("arrange_seconds", None, "seconds a player has to arrange his 13 cards; "
                              "0 turns the timer off (default: on in public rooms, off in private ones)",
                              minimum=0, maximum=3600)
+MIN_BUY_IN = OptionSpec("min_buy_in", 20, "the smallest table stack a player may bring, in multiples "
+                        "of the stake", minimum=1, maximum=1000)
+MAX_BUY_IN = OptionSpec("max_buy_in", 100, "the largest table stack a player may bring, in multiples "
+                        "of the stake", minimum=1, maximum=1000)
 ARRANGING_GAMES = frozenset({"hazari"})
 """Games whose every decision is a whole arrangement: ``arrange_seconds`` times them."""
 
 
 def room_option_specs(game: str) -> tuple[OptionSpec, ...]:
-    """The options a room adds to its game's: its timers."""
-    return (TURN_SECONDS, ARRANGE_SECONDS) if game in ARRANGING_GAMES else (TURN_SECONDS,)
+    """The options a room adds to its game's: its timers, and a chip table's buy-in range."""
+    if game in ARRANGING_GAMES:
+        return TURN_SECONDS, ARRANGE_SECONDS
+    return (TURN_SECONDS, MIN_BUY_IN, MAX_BUY_IN) if game in CHIP_GAMES else (TURN_SECONDS,)
 
 
 def split_room_options(raw: dict[str, Any], private: bool, game: str,
                        public_defaults: dict[str, int]) -> tuple[dict[str, Any], dict[str, int]]:
-    """The game's options, and the room's own (its timers, in seconds; private rooms default to 0)."""
+    """The game's options, and the room's own (timers in seconds, which private rooms default to 0;
+    a chip table's buy-in range)."""
     specs = room_option_specs(game)
     rest = {name: value for name, value in raw.items() if name not in {spec.name for spec in specs}}
-    timers = {spec.name: (0 if private else public_defaults.get(spec.name, 0)) if raw.get(spec.name) is None
-              else int(spec.check(raw[spec.name])) for spec in specs}
-    return rest, timers
+    own = {spec.name: _room_default(spec, private, public_defaults) if raw.get(spec.name) is None
+           else int(spec.check(raw[spec.name])) for spec in specs}
+    if own.get(MIN_BUY_IN.name, 0) > own.get(MAX_BUY_IN.name, 0):
+        raise InvalidOptions(f"option 'min_buy_in' ({own[MIN_BUY_IN.name]}) must not exceed 'max_buy_in' "
+                             f"({own[MAX_BUY_IN.name]})")
+    return rest, own
+
+
+def _room_default(spec: OptionSpec, private: bool, public_defaults: dict[str, int]) -> int:
+    if spec.default is not None:
+        return int(spec.default)
+    return 0 if private else public_defaults.get(spec.name, 0)
 
 
 def decision_seconds(game: str, timers: dict[str, int]) -> int:
@@ -138,8 +154,10 @@ class RoomManager:
     def _room(self, row: models.Room, test_setup: TestSetup | None, seats: int | None = None) -> Room:
         engine = ENGINES[row.game]
         options, timers = split_room_options(row.options, row.private, row.game, self.timer_defaults)
-        chips = ChipRules(enabled=row.game in CHIP_GAMES, bot_stack=self.bot_stack,
-                          ante=int(options.get("stake", 0)))
+        stake = int(options.get("stake", 0))
+        chips = ChipRules(enabled=row.game in CHIP_GAMES, bot_stack=self.bot_stack, ante=stake,
+                          min_buy_in=stake * timers.get(MIN_BUY_IN.name, 0),
+                          max_buy_in=stake * timers.get(MAX_BUY_IN.name, 0))
         room = Room(room_id=row.id, engine=engine, options=options, private=row.private,
                     owner_id=row.owner_id, store=self.store, timing=self.timing, test_setup=test_setup,
                     seats=seats, chips=chips, turn_seconds=decision_seconds(row.game, timers),

@@ -122,7 +122,7 @@ class Room:
                  if occupant is None else
                  {"seat": seat, "player_id": occupant.player_id, "name": occupant.name,
                   "bot": occupant.bot is not None, "bot_level": occupant.bot,
-                  "autopilot": occupant.autopilot,
+                  "autopilot": occupant.autopilot, "buy_in": occupant.buy_in,
                   "connected": occupant.bot is not None or self.is_connected(occupant)}
                  for seat, occupant in enumerate(self.seats)]
         options = {**self.options, **self.room_options}
@@ -228,7 +228,10 @@ class Room:
             occupant.autopilot = on
             self.clock.acted(seat)
 
-    async def sit(self, conn: Connection, seat: int) -> None:
+    async def sit(self, conn: Connection, seat: int, buy_in: int | None = None) -> None:
+        """Take a seat, or take one's own seat back from the autopilot. At a chip table ``buy_in``
+        is the table stack the player brings (by default the table's maximum, or the whole wallet
+        when it holds less)."""
         player_id = self._require_player(conn)
         async with self.lock:
             if not 0 <= seat < len(self.seats):
@@ -236,13 +239,31 @@ class Room:
                                 f"{len(self.seats) - 1}", code="room/bad_seat")
             occupant = self.seats[seat]
             if occupant is not None and occupant.player_id == player_id:
+                if buy_in is not None:
+                    raise RoomError("you already hold this seat; stand and sit again to bring another "
+                                    "amount", code="room/already_seated")
                 self._autopilot(seat, False)
                 self.broadcast()
                 return
             if occupant is not None and (occupant.bot is None or self.state is not None):
                 raise RoomError(f"seat {seat} is taken by {occupant.name}", code="room/seat_taken")
             self._require_not_started("change seats")
-            await self._change_seats(lambda seats: self._move(seats, player_id, conn.name, seat))
+            chosen = None if buy_in is None else await self._checked_buy_in(player_id, buy_in)
+            await self._change_seats(lambda seats: self._move(seats, player_id, conn.name, seat, chosen))
+
+    async def _checked_buy_in(self, player_id: str, amount: int) -> int:
+        if not self.chips.enabled:
+            raise RoomError(f"{self.engine.title} is not played for chips; sit without a buy_in",
+                            code="room/no_buy_in")
+        low, high = self.chips.min_buy_in, self.chips.max_buy_in
+        if not low <= amount <= high:
+            raise RoomError(f"a buy-in at this table is from {low} to {high} chips; {amount} is out of "
+                            "that range", code="room/bad_buy_in")
+        wallet = await self.store.chips(player_id)
+        if amount > wallet:
+            raise RoomError(f"a buy-in of {amount} chips is more than the {wallet} in your wallet",
+                            code="chips/insufficient")
+        return amount
 
     async def stand(self, conn: Connection) -> None:
         player_id = self._require_player(conn)
@@ -264,11 +285,12 @@ class Room:
             await self._change_seats(
                 lambda seats: seats.__setitem__(seat, Occupant.for_bot(seat, level)))
 
-    def _move(self, seats: list[Occupant | None], player_id: str, name: str | None, seat: int) -> None:
+    def _move(self, seats: list[Occupant | None], player_id: str, name: str | None, seat: int,
+              buy_in: int | None = None) -> None:
         old = self.seat_of(player_id)
         if old is not None:
             seats[old] = None
-        seats[seat] = Occupant(player_id, name or "player")
+        seats[seat] = Occupant(player_id, name or "player", buy_in=buy_in)
 
     async def _change_seats(self, change: Callable[[list[Occupant | None]], None]) -> None:
         seats = list(self.seats)
@@ -344,7 +366,8 @@ class Room:
         return bot_account(match_id, seat)
 
     async def _stacks(self, occupants: list[Occupant], record: StepRecord) -> tuple[int, ...] | None:
-        """Chip games play on each player's balance; a bot brings the starting chips, granted to it."""
+        """Chip games play on each player's balance, up to his buy-in; a bot brings the starting
+        chips, granted to it."""
         if not self.chips.enabled:
             return None
         stacks = []
@@ -353,7 +376,9 @@ class Room:
                 record.grants.append((bot_account(record.match_id, seat), self.chips.bot_stack))
                 stacks.append(self.chips.bot_stack)
             else:
-                stacks.append(await self.store.chips(occupant.player_id))
+                wallet = await self.store.chips(occupant.player_id)
+                limit = occupant.buy_in or self.chips.max_buy_in
+                stacks.append(min(wallet, limit) if limit else wallet)
         return tuple(stacks)
 
     def resume(self, match: models.Match, seats: list[models.MatchSeat], deals: list[models.Deal],

@@ -41,6 +41,7 @@ class Occupant:
     name: str
     bot: str | None = None
     autopilot: bool = False
+    buy_in: int | None = None
 
     @property
     def bot_level(self) -> str | None:
@@ -73,11 +74,14 @@ class Connection:
 
 @dataclass(frozen=True)
 class ChipRules:
-    """For chip games: a bot's stack, and the ante a player must hold to sit down."""
+    """For chip games: a bot's stack, the ante a player must hold to sit down, and the range of
+    the table stack a player brings (its buy-in), in chips."""
 
     enabled: bool = False
     bot_stack: int = 0
     ante: int = 0
+    min_buy_in: int = 0
+    max_buy_in: int = 0
 
 
 @dataclass
