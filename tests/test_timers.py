@@ -143,3 +143,15 @@ def test_only_an_arrangement_can_be_drafted(db_client: TestClient) -> None:
         table.owner.send({"type": "draft", "groups": [["AS"]]})
         error = table.owner.error()
     assert error["code"] == "room/no_draft"
+
+
+def test_a_timed_out_azi_decision_is_told_in_words(limit_one: TestClient) -> None:
+    with ExitStack() as stack:
+        table = AziTable(limit_one, stack, 2, {"first_dealer": 0, "turn_seconds": 1})
+        opening = table.start()
+        slow = opening["view"]["to_act"][0]
+        told = notice(table.players[slow])
+        seen = notice(table.players[1 - slow])
+    assert told["seat"] == slow and told["text"].startswith("Time ran out: the autopilot bet ")
+    assert told["text"].endswith("It keeps playing for you until you take your seat back.")
+    assert seen["text"].startswith(f"Time ran out for {table.players[slow].name}: the autopilot decided")
