@@ -15,7 +15,8 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = 8000
     test_mode: bool = False
-    reveal_pause: float = 1.5
+    reveal_pause: float = 2.5
+    deal_pause_seconds: float = 20.0
     bot_delay: float = 0.8
     starting_chips: int = 1000
     topup_below: int = 10
@@ -33,6 +34,7 @@ class Settings(BaseSettings):
     grace_period: float = 60.0
     seed_wait: float = 3.0
     turn_seconds_public: int = 30
+    arrange_seconds_public: int = 120
     missed_turns_limit: int = 2
     history_max_limit: int = 100
     history_stream_batch: int = 500

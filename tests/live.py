@@ -40,6 +40,7 @@ class LiveServer:
         self.env = {**os.environ, "CARDROOM_DATABASE_URL": database_url, "CARDROOM_PORT": str(self.port),
                     "CARDROOM_TEST_MODE": "1", "CARDROOM_REVEAL_PAUSE": "0", "CARDROOM_BOT_DELAY": "0",
                     "CARDROOM_SEED_WAIT": "0", "CARDROOM_GUESTS_PER_HOUR": "100000",
+                    "CARDROOM_DEAL_PAUSE_SECONDS": "0",
                     **{f"CARDROOM_{key.upper()}": value for key, value in settings.items()}}
         self.process: subprocess.Popen[bytes] | None = None
 

@@ -24,6 +24,7 @@ def make_settings(database_url: str, **overrides: object) -> Settings:
     """Test settings: test mode on, no pauses."""
     values: dict[str, object] = {"database_url": database_url, "test_mode": True,
                                  "reveal_pause": 0.0, "bot_delay": 0.0, "seed_wait": 0.0,
+                                 "deal_pause_seconds": 0.0,
                                  "guests_per_hour": 100_000}
     values.update(overrides)
     return Settings(**values)  # type: ignore[arg-type]

@@ -100,7 +100,7 @@ def test_a_resent_action_is_applied_once(quick: TestClient) -> None:
 def test_a_late_player_gets_the_bots_move_and_then_the_bot_holds_his_seat(quick: TestClient) -> None:
     players = [Client(quick, f"L{seat}") for seat in range(4)]
     with ExitStack() as stack:
-        start(players, stack, turn_seconds=1)
+        start(players, stack, arrange_seconds=1)
         state = arranging(players[1])
         deadline = state["view"]["deadline"]
         assert deadline is not None and 0 < deadline - time.time() <= 1.5
@@ -124,7 +124,7 @@ def test_a_late_player_gets_the_bots_move_and_then_the_bot_holds_his_seat(quick:
 def test_after_the_grace_period_a_bot_plays_for_the_absent_player(quick: TestClient) -> None:
     players = [Client(quick, f"G{seat}") for seat in range(4)]
     with ExitStack() as stack:
-        room_id = start(players, stack, turn_seconds=0)
+        room_id = start(players, stack, arrange_seconds=0)
         stack.close()
     with ExitStack() as stack:
         for player in players[:3]:

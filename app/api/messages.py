@@ -39,6 +39,7 @@ class Auth(Message):
 class Sit(Message):
     type: Literal["sit"]
     seat: StrictInt
+    buy_in: StrictInt | None = None
 
 
 class Stand(Message):
@@ -75,10 +76,23 @@ class Act(Message):
     action: dict[str, Any]
 
 
-Inbound = Annotated[Auth | Sit | Stand | AddBot | Start | Close | Hint | Seed | Act,
+class Draft(Message):
+    """A Hazari arrangement in the making, kept for the seat (a timeout completes it)."""
+
+    type: Literal["draft"]
+    groups: Any
+
+
+class NextDeal(Message):
+    """This player has seen the deal's result and is ready for the next deal."""
+
+    type: Literal["next_deal"]
+
+
+Inbound = Annotated[Auth | Sit | Stand | AddBot | Start | Close | Hint | Seed | Act | Draft | NextDeal,
                     Field(discriminator="type")]
 INBOUND = TypeAdapter(Inbound)
-TYPES = ("auth", "sit", "stand", "add_bot", "start", "close", "hint", "seed", "act")
+TYPES = ("auth", "sit", "stand", "add_bot", "start", "close", "hint", "seed", "act", "draft", "next_deal")
 MAX_DEPTH = 16
 """The deepest nesting of arrays and objects a message may have (an Hazari ``act`` with its ``up`` needs
 four levels); much deeper values reach Python's recursion limit wherever they are printed or compared."""
@@ -112,7 +126,7 @@ def _depth(value: Any) -> int:
     return deepest
 
 
-def parse_message(raw: Any) -> Auth | Sit | Stand | AddBot | Start | Close | Hint | Seed | Act:
+def parse_message(raw: Any) -> Inbound:
     """The message in the JSON value ``raw``; raises :class:`MessageError` naming what is wrong."""
     if not isinstance(raw, dict):
         raise MessageError("a message must be a JSON object with a 'type'", code="message/invalid")

@@ -24,8 +24,10 @@ from app.api.messages import (
     AddBot,
     Auth,
     Close,
+    Draft,
     Hint,
     Inbound,
+    NextDeal,
     Seed,
     Sit,
     Stand,
@@ -191,8 +193,8 @@ async def _authenticate(room: Room, conn: SocketConnection, sign_in: SignIn, tok
 
 async def _handle(room: Room, conn: SocketConnection, message: Inbound) -> None:
     match message:
-        case Sit(seat=seat):
-            await room.sit(conn, seat)
+        case Sit(seat=seat, buy_in=buy_in):
+            await room.sit(conn, seat, buy_in)
         case Stand():
             await room.stand(conn)
         case AddBot(seat=seat, level=level):
@@ -207,6 +209,10 @@ async def _handle(room: Room, conn: SocketConnection, message: Inbound) -> None:
             await room.add_seed(conn, deal, seed)
         case Act(id=ref, action=action):
             await room.act(conn, action, ref)
+        case Draft(groups=groups):
+            await room.draft(conn, groups)
+        case NextDeal():
+            await room.next_deal(conn)
 
 
 async def _receive_text(websocket: WebSocket) -> str:

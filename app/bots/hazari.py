@@ -17,11 +17,14 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+import numpy as np
+
 from app.bots.hazari_search import TRIPLES, best_split
-from app.bots.hazari_tables import round_values
+from app.bots.hazari_tables import RoundValues, round_values
 from app.games.base import JSON
 from app.games.cards import Card, card_texts, parse_cards
-from app.games.hazari.arrangements import HAND_SIZE, Groups, hand_keys
+from app.games.hazari.arrangements import GROUP_SIZES, HAND_SIZE, Groups, draft_completions, hand_keys
+from app.games.hazari.combos import card_points, key_of
 
 SEATS = 4
 _TRIPLE_MASKS = tuple(1 << a | 1 << b | 1 << c for a, b, c in TRIPLES)
@@ -34,6 +37,32 @@ def strong_arrangement(hand: Sequence[Card], position: int | None = None,
     if len(hand) != HAND_SIZE:
         raise ValueError(f"a Hazari hand has {HAND_SIZE} cards, got {len(hand)}")
     return best_split(hand, round_values(position, tie_rule))
+
+
+def completed_arrangement(hand: Sequence[Card], draft: Sequence[Sequence[Card]],
+                          position: int | None = None, tie_rule: str = "later_wins") -> Groups:
+    """The most expected points among the arrangements that keep every drafted card in its group;
+    when the draft allows none, among those that keep its full groups; else :func:`strong_arrangement`."""
+    values = round_values(position, tie_rule)
+    full_groups = [group if len(group) == size else ()
+                   for group, size in zip(draft, GROUP_SIZES, strict=False)]
+    for kept in (draft, full_groups):
+        candidates = draft_completions(hand, kept)
+        if candidates:
+            scores = expected_points(candidates, values)
+            return candidates[int(np.argmax(scores))]
+    return best_split(hand, values)
+
+
+def expected_points(arrangements: Sequence[Groups], values: RoundValues) -> np.ndarray:
+    """The expected points of each ordered arrangement, round by round."""
+    total = np.zeros(len(arrangements))
+    for number in range(len(GROUP_SIZES)):
+        groups = [groups[number] for groups in arrangements]
+        keys = np.array([key_of(group) for group in groups], dtype=np.int64)
+        points = np.array([sum(map(card_points, group)) for group in groups], dtype=np.float64)
+        total += values.value(number, keys, points)
+    return total
 
 
 def greedy_arrangement(hand: Sequence[Card]) -> Groups:
@@ -92,6 +121,10 @@ class HazariStrongBot:
 
     def choose(self, view: JSON, legal: list[JSON], rng: random.Random) -> JSON:
         hand = _up_hand(view, legal)
+        draft = [parse_cards(group) for group in view.get("draft") or []]
+        if any(draft):
+            completed = completed_arrangement(hand, draft, view_position(view), view_tie_rule(view))
+            return {"kind": "up", "groups": [card_texts(group) for group in completed]}
         groups = suggest_arrangement(hand, position=view_position(view),
                                      tie_rule=view_tie_rule(view))
         return {"kind": "up", "groups": groups}

@@ -24,14 +24,47 @@ CHIP_GAMES = frozenset({"azi"})
 TURN_SECONDS = OptionSpec("turn_seconds", None, "seconds a player has for each decision; 0 turns the "
                           "timer off (default: on in public rooms, off in private ones)",
                           minimum=0, maximum=3600)
+ARRANGE_SECONDS = OptionSpec("arrange_seconds", None, "seconds a player has to arrange his 13 cards; "
+                             "0 turns the timer off (default: on in public rooms, off in private ones)",
+                             minimum=0, maximum=3600)
+MIN_BUY_IN = OptionSpec("min_buy_in", 20, "the smallest table stack a player may bring, in multiples "
+                        "of the stake", minimum=1, maximum=1000)
+MAX_BUY_IN = OptionSpec("max_buy_in", 100, "the largest table stack a player may bring, in multiples "
+                        "of the stake", minimum=1, maximum=1000)
+ARRANGING_GAMES = frozenset({"hazari"})
+"""Games whose every decision is a whole arrangement: ``arrange_seconds`` times them."""
 
 
-def split_room_options(raw: dict[str, Any], private: bool, public_default: int) -> tuple[dict[str, Any], int]:
-    """The game's options, and the room's own: the seconds per decision."""
-    rest = {name: value for name, value in raw.items() if name != TURN_SECONDS.name}
-    if raw.get(TURN_SECONDS.name) is None:
-        return rest, 0 if private else public_default
-    return rest, int(TURN_SECONDS.check(raw[TURN_SECONDS.name]))
+def room_option_specs(game: str) -> tuple[OptionSpec, ...]:
+    """The options a room adds to its game's: its timers, and a chip table's buy-in range."""
+    if game in ARRANGING_GAMES:
+        return TURN_SECONDS, ARRANGE_SECONDS
+    return (TURN_SECONDS, MIN_BUY_IN, MAX_BUY_IN) if game in CHIP_GAMES else (TURN_SECONDS,)
+
+
+def split_room_options(raw: dict[str, Any], private: bool, game: str,
+                       public_defaults: dict[str, int]) -> tuple[dict[str, Any], dict[str, int]]:
+    """The game's options, and the room's own (timers in seconds, which private rooms default to 0;
+    a chip table's buy-in range)."""
+    specs = room_option_specs(game)
+    rest = {name: value for name, value in raw.items() if name not in {spec.name for spec in specs}}
+    own = {spec.name: _room_default(spec, private, public_defaults) if raw.get(spec.name) is None
+           else int(spec.check(raw[spec.name])) for spec in specs}
+    if own.get(MIN_BUY_IN.name, 0) > own.get(MAX_BUY_IN.name, 0):
+        raise InvalidOptions(f"option 'min_buy_in' ({own[MIN_BUY_IN.name]}) must not exceed 'max_buy_in' "
+                             f"({own[MAX_BUY_IN.name]})")
+    return rest, own
+
+
+def _room_default(spec: OptionSpec, private: bool, public_defaults: dict[str, int]) -> int:
+    if spec.default is not None:
+        return int(spec.default)
+    return 0 if private else public_defaults.get(spec.name, 0)
+
+
+def decision_seconds(game: str, timers: dict[str, int]) -> int:
+    """The seconds each decision of ``game`` gets."""
+    return timers[ARRANGE_SECONDS.name] if game in ARRANGING_GAMES else timers[TURN_SECONDS.name]
 
 
 def split_test_options(engine: Engine[Any, Any], raw: dict[str, Any],
@@ -101,14 +134,14 @@ class ConnectionCounter:
 
 class RoomManager:
     def __init__(self, store: Store, timing: Timing, test_mode: bool, bot_stack: int,
-                 turn_seconds: int = 0, max_rooms_per_player: int = 5,
+                 turn_seconds: int = 0, arrange_seconds: int = 0, max_rooms_per_player: int = 5,
                  max_connections_per_ip: int = 50, idle_minutes: float = 30.0,
                  clock: Callable[[], datetime] = now) -> None:
         self.idle = timedelta(minutes=idle_minutes)
         self.clock = clock
         self.player_seen: dict[str, datetime] = {}
         self._sweeping: asyncio.Task[None] | None = None
-        self.turn_seconds = turn_seconds
+        self.timer_defaults = {TURN_SECONDS.name: turn_seconds, ARRANGE_SECONDS.name: arrange_seconds}
         self.max_rooms_per_player = max_rooms_per_player
         self.connections = ConnectionCounter(max_connections_per_ip)
         self.store = store
@@ -120,12 +153,15 @@ class RoomManager:
 
     def _room(self, row: models.Room, test_setup: TestSetup | None, seats: int | None = None) -> Room:
         engine = ENGINES[row.game]
-        options, turn_seconds = split_room_options(row.options, row.private, self.turn_seconds)
-        chips = ChipRules(enabled=row.game in CHIP_GAMES, bot_stack=self.bot_stack,
-                          ante=int(options.get("stake", 0)))
+        options, timers = split_room_options(row.options, row.private, row.game, self.timer_defaults)
+        stake = int(options.get("stake", 0))
+        chips = ChipRules(enabled=row.game in CHIP_GAMES, bot_stack=self.bot_stack, ante=stake,
+                          min_buy_in=stake * timers.get(MIN_BUY_IN.name, 0),
+                          max_buy_in=stake * timers.get(MAX_BUY_IN.name, 0))
         room = Room(room_id=row.id, engine=engine, options=options, private=row.private,
                     owner_id=row.owner_id, store=self.store, timing=self.timing, test_setup=test_setup,
-                    seats=seats, chips=chips, turn_seconds=turn_seconds)
+                    seats=seats, chips=chips, turn_seconds=decision_seconds(row.game, timers),
+                    room_options=timers)
         self.created_at[row.id] = row.created_at
         return room
 
@@ -140,8 +176,8 @@ class RoomManager:
             raise RoomError(f"a player may own at most {self.max_rooms_per_player} open rooms; close one "
                             "first", code="room/too_many")
         game_options, test_setup = split_test_options(engine, raw_options, self.test_mode)
-        game_options, turn_seconds = split_room_options(game_options, private, self.turn_seconds)
-        options = {**engine.make_options(game_options), TURN_SECONDS.name: turn_seconds}
+        game_options, timers = split_room_options(game_options, private, game, self.timer_defaults)
+        options = {**engine.make_options(game_options), **timers}
         row = models.Room(id=new_id(), game=game, options=options, private=private, owner_id=owner_id,
                           status="open", match_id=None, created_at=now(), version=0,
                           test_setup=test_setup.to_json() if test_setup else None)

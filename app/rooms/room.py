@@ -38,9 +38,11 @@ from app.games.replay import replay_step
 from app.rooms.bots import BotSeats
 from app.rooms.clock import TurnClock
 from app.rooms.dealing import Dealer
+from app.rooms.notices import timeout_text, timeout_text_for_others
 from app.rooms.seating import (
     ChipRules,
     Connection,
+    DealPause,
     Occupant,
     RoomError,
     TestSetup,
@@ -69,10 +71,14 @@ class Room:
     def __init__(self, *, room_id: str, engine: Engine[Any, Any], options: JSON, private: bool,
                  owner_id: str, store: Store, timing: Timing, test_setup: TestSetup | None = None,
                  seats: int | None = None, chips: ChipRules | None = None,
-                 turn_seconds: int = 0) -> None:
+                 turn_seconds: int = 0, room_options: JSON | None = None) -> None:
         self.id = room_id
+        self.room_options = room_options or {"turn_seconds": turn_seconds}
         self.clock = TurnClock(seconds=turn_seconds, missed_limit=timing.missed_limit)
         self.applied: dict[tuple[int, str], int] = {}
+        self.drafts: dict[int, list[list[str]]] = {}
+        self.deal_pause: DealPause | None = None
+        self._pause_changed = asyncio.Event()
         self._timer_task: asyncio.Task[None] | None = None
         self._grace_tasks: dict[int, asyncio.Task[None]] = {}
         self.closed = False
@@ -116,30 +122,40 @@ class Room:
                  if occupant is None else
                  {"seat": seat, "player_id": occupant.player_id, "name": occupant.name,
                   "bot": occupant.bot is not None, "bot_level": occupant.bot,
-                  "autopilot": occupant.autopilot,
+                  "autopilot": occupant.autopilot, "buy_in": occupant.buy_in,
                   "connected": occupant.bot is not None or self.is_connected(occupant)}
                  for seat, occupant in enumerate(self.seats)]
-        options = {**self.options, "turn_seconds": self.clock.seconds}
+        options = {**self.options, **self.room_options}
         return {"id": self.id, "game": self.engine.name, "options": options,
                 "private": self.private, "owner": self.owner_id, "status": self.status,
                 "match_id": self.match_id, "seats": seats}
 
     def shared_state(self) -> JSON:
         """What the ``state`` message of every connection has in common."""
+        pause = self.deal_pause
         return {"version": self.version, "room": self.public_json(), "fairness": self._fairness(),
-                "deadlines": self.clock.deadlines()}
+                "deadlines": self.clock.deadlines(),
+                "next_deal": None if pause is None else pause.to_json(self._people_present())}
 
     def state_message(self, seat: int | None, shared: JSON) -> str:
         if self.state is None:
             view, legal = WAITING_VIEW, []
         else:
             deadlines = shared["deadlines"]
-            view = self.engine.view(self.state, seat)
+            view = self.seat_view(seat)
             legal = [] if seat is None else self.engine.legal_actions(self.state, seat)
             view["deadlines"] = deadlines
             view["deadline"] = deadlines.get(seat) if seat is not None else None
+            view["next_deal"] = shared["next_deal"]
         return encode_frame({"type": "state", "version": shared["version"], "room": shared["room"],
                              "view": view, "legal": legal, "fairness": shared["fairness"]})
+
+    def seat_view(self, seat: int | None) -> JSON:
+        """The game's view of ``seat``, with the seat's own draft (never shown to anyone else)."""
+        view = self.engine.view(self.state, seat)
+        if seat in self.drafts:
+            view["draft"] = self.drafts[seat]
+        return view
 
     def _fairness(self) -> JSON | None:
         if self.state is None:
@@ -149,6 +165,7 @@ class Room:
     def broadcast(self) -> None:
         """Send every connection the state as its seat sees it. A connection whose state cannot be
         made into a frame is dropped and closed; the others still get theirs."""
+        self._pause_changed.set()
         shared = self.shared_state()
         messages: dict[int | None, str | None] = {}
         for conn in list(self.connections):
@@ -211,7 +228,10 @@ class Room:
             occupant.autopilot = on
             self.clock.acted(seat)
 
-    async def sit(self, conn: Connection, seat: int) -> None:
+    async def sit(self, conn: Connection, seat: int, buy_in: int | None = None) -> None:
+        """Take a seat, or take one's own seat back from the autopilot. At a chip table ``buy_in``
+        is the table stack the player brings (by default the table's maximum, or the whole wallet
+        when it holds less)."""
         player_id = self._require_player(conn)
         async with self.lock:
             if not 0 <= seat < len(self.seats):
@@ -219,13 +239,31 @@ class Room:
                                 f"{len(self.seats) - 1}", code="room/bad_seat")
             occupant = self.seats[seat]
             if occupant is not None and occupant.player_id == player_id:
+                if buy_in is not None:
+                    raise RoomError("you already hold this seat; stand and sit again to bring another "
+                                    "amount", code="room/already_seated")
                 self._autopilot(seat, False)
                 self.broadcast()
                 return
             if occupant is not None and (occupant.bot is None or self.state is not None):
                 raise RoomError(f"seat {seat} is taken by {occupant.name}", code="room/seat_taken")
             self._require_not_started("change seats")
-            await self._change_seats(lambda seats: self._move(seats, player_id, conn.name, seat))
+            chosen = None if buy_in is None else await self._checked_buy_in(player_id, buy_in)
+            await self._change_seats(lambda seats: self._move(seats, player_id, conn.name, seat, chosen))
+
+    async def _checked_buy_in(self, player_id: str, amount: int) -> int:
+        if not self.chips.enabled:
+            raise RoomError(f"{self.engine.title} is not played for chips; sit without a buy_in",
+                            code="room/no_buy_in")
+        low, high = self.chips.min_buy_in, self.chips.max_buy_in
+        if not low <= amount <= high:
+            raise RoomError(f"a buy-in at this table is from {low} to {high} chips; {amount} is out of "
+                            "that range", code="room/bad_buy_in")
+        wallet = await self.store.chips(player_id)
+        if amount > wallet:
+            raise RoomError(f"a buy-in of {amount} chips is more than the {wallet} in your wallet",
+                            code="chips/insufficient")
+        return amount
 
     async def stand(self, conn: Connection) -> None:
         player_id = self._require_player(conn)
@@ -247,11 +285,12 @@ class Room:
             await self._change_seats(
                 lambda seats: seats.__setitem__(seat, Occupant.for_bot(seat, level)))
 
-    def _move(self, seats: list[Occupant | None], player_id: str, name: str | None, seat: int) -> None:
+    def _move(self, seats: list[Occupant | None], player_id: str, name: str | None, seat: int,
+              buy_in: int | None = None) -> None:
         old = self.seat_of(player_id)
         if old is not None:
             seats[old] = None
-        seats[seat] = Occupant(player_id, name or "player")
+        seats[seat] = Occupant(player_id, name or "player", buy_in=buy_in)
 
     async def _change_seats(self, change: Callable[[list[Occupant | None]], None]) -> None:
         seats = list(self.seats)
@@ -327,7 +366,8 @@ class Room:
         return bot_account(match_id, seat)
 
     async def _stacks(self, occupants: list[Occupant], record: StepRecord) -> tuple[int, ...] | None:
-        """Chip games play on each player's balance; a bot brings the starting chips, granted to it."""
+        """Chip games play on each player's balance, up to his buy-in; a bot brings the starting
+        chips, granted to it."""
         if not self.chips.enabled:
             return None
         stacks = []
@@ -336,7 +376,9 @@ class Room:
                 record.grants.append((bot_account(record.match_id, seat), self.chips.bot_stack))
                 stacks.append(self.chips.bot_stack)
             else:
-                stacks.append(await self.store.chips(occupant.player_id))
+                wallet = await self.store.chips(occupant.player_id)
+                limit = occupant.buy_in or self.chips.max_buy_in
+                stacks.append(min(wallet, limit) if limit else wallet)
         return tuple(stacks)
 
     def resume(self, match: models.Match, seats: list[models.MatchSeat], deals: list[models.Deal],
@@ -358,6 +400,7 @@ class Room:
         self.state, self.match_id, self.status = state, match.id, "playing"
         self.seq, self.deals = len(actions), len(deals)
         self.version += self.seq
+        self._update_deal_pause()
         self._prepare_deal()
 
     async def act(self, conn: Connection, raw: Any, ref: str | None) -> None:
@@ -388,12 +431,40 @@ class Room:
         """Send this connection alone what the ``strong`` bot would do in its seat now."""
         async with self.lock:
             seat = self._acting_seat(conn)
-            view, legal = self.engine.view(self.state, seat), self.engine.legal_actions(self.state, seat)
+            view, legal = self.seat_view(seat), self.engine.legal_actions(self.state, seat)
             version = self.version
         if not legal:
             raise RoomError("you have no decision to make now", code="room/no_decision")
         action = await self.bots.choose("strong", view, legal)
         conn.push(encode_frame({"type": "hint", "version": version, "action": action}))
+
+    async def draft(self, conn: Connection, groups: Any) -> None:
+        """Keep a seat's arrangement in the making, so that a timeout completes it instead of
+        starting afresh. Only that seat's connections are told (the room's version stays)."""
+        async with self.lock:
+            seat = self._acting_seat(conn)
+            check = getattr(self.engine, "check_draft", None)
+            if check is None:
+                raise RoomError(f"{self.engine.title} has no arrangement to draft", code="room/no_draft")
+            self.drafts[seat] = check(self.state, seat, groups)
+            self._send_to_seat(seat)
+
+    def _send_to_seat(self, seat: int) -> None:
+        shared = self.shared_state()
+        frame = self._state_frame(seat, shared)
+        for conn in list(self.connections):
+            if frame is not None and self.seat_of(conn.player_id) == seat:
+                conn.push(frame)
+
+    async def next_deal(self, conn: Connection) -> None:
+        """A player has seen the deal's result: once every player present has, the next deal comes."""
+        async with self.lock:
+            seat = self._acting_seat(conn)
+            if self.deal_pause is None:
+                raise RoomError("no deal has just ended; there is no next deal to wait for",
+                                code="room/no_deal_pause")
+            self.deal_pause.ready.add(seat)
+            self.broadcast()
 
     async def close_table(self, conn: Connection) -> None:
         """The owner closes the room: before the start at once; a table game (Azi) between games."""
@@ -529,6 +600,8 @@ class Room:
         self.deals += len(record.deals)
         self.version += 1
         self.clock.update(self._awaited(), time.time())
+        self.drafts = {seat: draft for seat, draft in self.drafts.items() if seat in self.clock.due_since}
+        self._update_deal_pause()
         self._prepare_deal()
         if record.result is not None:
             self.status = "finished"
@@ -540,9 +613,32 @@ class Room:
         """When a deal is due, commit to its server seed and ask the players present for theirs."""
         if self.state is None or not self.engine.needs_deck(self.state):
             return
-        present = [seat for seat, occupant in enumerate(self.seats) if occupant is not None
-                   and occupant.bot_level is None and self.is_connected(occupant)]
-        self.dealer.prepare(self.deals + 1, present)
+        self.dealer.prepare(self.deals + 1, self._people_present())
+
+    def _people_present(self) -> list[int]:
+        """Seats of connected people playing for themselves (no bot, no autopilot)."""
+        return [seat for seat, occupant in enumerate(self.seats) if occupant is not None
+                and occupant.bot_level is None and self.is_connected(occupant)]
+
+    def _update_deal_pause(self) -> None:
+        """A deal has ended and another is due: its result stays until every player present has
+        asked for the next deal or ``timing.deal_pause`` has passed."""
+        between = (self.deals > 0 and self.state is not None and self.engine.outcome(self.state) is None
+                   and self.engine.needs_deck(self.state))
+        if not between:
+            self.deal_pause = None
+        elif self.deal_pause is None:
+            self.deal_pause = DealPause(ends_at=time.time() + self.timing.deal_pause)
+
+    async def _deal_pause_over(self) -> None:
+        """Wait until every player present has asked for the next deal, or the pause's time is up."""
+        while (pause := self.deal_pause) is not None and not set(self._people_present()) <= pause.ready:
+            left = pause.ends_at - time.time()
+            if left <= 0:
+                return
+            self._pause_changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._pause_changed.wait(), left)
 
     def _has_auto_step(self) -> bool:
         if self.state is None or self.engine.outcome(self.state) is not None:
@@ -593,10 +689,25 @@ class Room:
         await asyncio.sleep(delay)
         async with self.lock:
             for seat in self.clock.expired(time.time(), self._awaited_people()):
-                view = self.engine.view(self.state, seat)
+                view = self.seat_view(seat)
                 legal = self.engine.legal_actions(self.state, seat)
                 action = await self.bots.choose("strong", view, legal)
                 await self._apply(seat, action, None, self._missed(seat), autopilot=True)
+                self._tell_timeout(seat, action, drafted=any(view.get("draft") or ()))
+
+    def _tell_timeout(self, seat: int, action: JSON, drafted: bool) -> None:
+        """Say in words what the autopilot did for a seat whose time ran out: to that seat, and
+        without its hidden cards to everyone else."""
+        occupant = self.seats[seat]
+        if occupant is None:
+            return
+        held = occupant.autopilot
+        own = encode_frame({"type": "notice", "code": "timer/expired", "seat": seat,
+                            "text": timeout_text(action, drafted, held)})
+        others = encode_frame({"type": "notice", "code": "timer/expired", "seat": seat,
+                               "text": timeout_text_for_others(occupant.name, held)})
+        for conn in list(self.connections):
+            conn.push(own if conn.player_id == occupant.player_id else others)
 
     def _missed(self, seat: int) -> Callable[[], None]:
         """What a timed-out decision changes besides the game: one more miss for the seat, and past
@@ -633,6 +744,7 @@ class Room:
 
     async def _auto_when_due(self, delay: float) -> None:
         await asyncio.sleep(delay)
+        await self._deal_pause_over()
         await self._seeds_or_timeout()
         async with self.lock:
             if self._has_auto_step():

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
@@ -41,6 +41,7 @@ class Occupant:
     name: str
     bot: str | None = None
     autopilot: bool = False
+    buy_in: int | None = None
 
     @property
     def bot_level(self) -> str | None:
@@ -73,11 +74,14 @@ class Connection:
 
 @dataclass(frozen=True)
 class ChipRules:
-    """For chip games: a bot's stack, and the ante a player must hold to sit down."""
+    """For chip games: a bot's stack, the ante a player must hold to sit down, and the range of
+    the table stack a player brings (its buy-in), in chips."""
 
     enabled: bool = False
     bot_stack: int = 0
     ante: int = 0
+    min_buy_in: int = 0
+    max_buy_in: int = 0
 
 
 @dataclass
@@ -85,7 +89,8 @@ class Timing:
     """Seconds: the pause before an automatic step and before a bot acts; how long a dropped player
     keeps his seat before the bot plays for him; missed decisions in a row before it does; the pause
     before a step nobody waits for (an automatic step, a bot's move, a timeout) is tried again after
-    the database did not take it."""
+    the database did not take it; how long a finished deal's result stays before the next deal when
+    not every player present has asked for it (``next_deal``)."""
 
     auto_pause: float = 0.0
     bot_delay: float = 0.0
@@ -93,3 +98,16 @@ class Timing:
     missed_limit: int = 2
     seed_wait: float = 0.0
     retry_pause: float = 1.0
+    deal_pause: float = 0.0
+
+
+@dataclass
+class DealPause:
+    """After a deal ends: when the next one comes at the latest, and the seats that asked for it."""
+
+    ends_at: float
+    ready: set[int] = field(default_factory=set)
+
+    def to_json(self, waiting: list[int]) -> JSON:
+        return {"ready": sorted(self.ready), "waiting": [seat for seat in waiting if seat not in self.ready],
+                "ends_at": self.ends_at}

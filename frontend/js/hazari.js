@@ -134,6 +134,8 @@ function arrangementState(ctx) {
 
 function saveArrangement(ctx) {
   window.sessionStorage.setItem(storageKey(ctx, ctx.ui.deal), JSON.stringify(ctx.ui.groups));
+  // The server keeps the draft so that a timeout completes it rather than starting afresh.
+  ctx.send({ type: "draft", groups: ctx.ui.groups });
 }
 
 function placeCards(ctx, cards, target) {

@@ -112,6 +112,8 @@ class TableController {
       }
       const refused = message.ref && this.pending.has(message.ref);
       showMessage(message.message, { code: message.code, scope: refused ? DECISION : null });
+    } else if (message.type === "notice") {
+      showMessage(message.text, { kind: "info" });
     } else if (message.type === "hint") {
       if (message.version !== this.version) return;
       const game = this.game();
@@ -287,6 +289,8 @@ class TableController {
     if (playing && ctx.mySeat !== null) parts.push(guideBox(message.room.game, message.view.phase, ctx.ui, ctx.rerender));
     if (waiting) parts.push(this.waitingControls(message, ctx));
     else if (game.dock) parts.push(game.dock(ctx));
+    const nextDeal = this.nextDealControl(message, ctx);
+    if (nextDeal) parts.push(nextDeal);
     if (playing) parts.push(tableHelp(message.room.game, this.help));
     return h("section", { class: "dock", id: "dock", "aria-label": "Your cards and actions" }, parts);
   }
@@ -333,6 +337,16 @@ class TableController {
       `Fair deal ${deal.deal}: the server sealed the shuffle before dealing`,
       mine ? "; your browser's seed is in" : "",
       deal.server_seed ? "; the seal is now open (check it in the history)" : "", ".");
+  }
+
+  nextDealControl(message, ctx) {
+    const pause = message.view.next_deal;
+    if (!pause || ctx.mySeat === null) return null;
+    const ready = pause.ready.includes(ctx.mySeat);
+    return h("div", { class: "next-deal", role: "group", "aria-label": "Next deal" },
+      h("button", { type: "button", id: "next-deal", disabled: ready,
+        onclick: () => this.send({ type: "next_deal" }) }, "Next deal"),
+      ready ? h("span", { class: "muted" }, " Waiting for the other players\u2026") : null);
   }
 
   finishedBanner(message, ctx) {

@@ -56,6 +56,7 @@ def new_session(rng: random.Random, seats: int, hand_size: int) -> tuple[AziStat
                      "raise_cap": rng.choice(["per_player", "total"]),
                      "azi_buy_in": rng.choice(["half_pot", "half_pot", "none"]),
                      "folded_excess": rng.choice(["returned", "to_pot"]),
+                     "bet_limit": rng.choice(["none", "pot"]),
                      "min_raise": rng.choice([None, 1, 10, 25])}
     seating = Seating(seats, rng.randrange(seats), tuple(stacks))
     return ENGINE.start(options, seating), Log(seating, options, ledger=list(stacks),

@@ -145,12 +145,13 @@ def test_option_specs_are_the_rules_file_options() -> None:
     """Section 2.5: every table option by its exact name (``players`` comes from the seating)."""
     names = [spec.name for spec in ENGINE.option_specs]
     assert names == ["stake", "min_bet", "min_raise", "max_bids", "raise_cap", "hand_size",
-                     "azi_buy_in", "folded_excess"]
+                     "azi_buy_in", "folded_excess", "bet_limit"]
     specs = {spec.name: spec for spec in ENGINE.option_specs}
     assert specs["raise_cap"].choices == ("per_player", "total")
     assert specs["hand_size"].choices == (3, 4)
     assert specs["azi_buy_in"].choices == ("half_pot", "none")
     assert specs["folded_excess"].choices == ("returned", "to_pot")
+    assert specs["bet_limit"].choices == ("none", "pot") and specs["bet_limit"].default == "none"
     assert specs["min_bet"].default is None and specs["min_raise"].default is None
 
 
@@ -158,7 +159,7 @@ def test_default_options_derive_from_the_stake() -> None:
     """AZ-3 / ambiguity 10: min_bet and min_raise default to the stake."""
     assert ENGINE.make_options({}) == {
         "stake": 10, "min_bet": 10, "min_raise": 10, "max_bids": 3, "raise_cap": "per_player",
-        "hand_size": 3, "azi_buy_in": "half_pot", "folded_excess": "returned"}
+        "hand_size": 3, "azi_buy_in": "half_pot", "folded_excess": "returned", "bet_limit": "none"}
     derived = ENGINE.make_options({"stake": 25, "min_raise": 5, "min_bet": None})
     assert (derived["min_bet"], derived["min_raise"]) == (25, 5)
     assert ENGINE.make_options(derived) == derived

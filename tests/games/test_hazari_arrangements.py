@@ -15,6 +15,8 @@ from app.games.cards import Card, parse_cards, standard_deck
 from app.games.hazari import arrangements
 from app.games.hazari.arrangements import (
     check_arrangement,
+    check_draft,
+    draft_completions,
     is_valid,
     multiplicity,
     order_problems,
@@ -254,3 +256,36 @@ def test_random_arrangement_is_uniform_over_ordered_arrangements(
     tied_share = sum(n for cell, n in observed.items() if cell[0] > 1) / samples
     exact_share = sum(n for cell, n in exact.items() if cell[0] > 1) / total
     assert abs(tied_share - exact_share) < 0.05
+
+
+DRAFT_HAND = "6S 6H 6D 5S 5H 5D 4S 4H 4D 3S 3H 3D 4C"
+
+
+def test_draft_completions_keep_every_drafted_card_in_its_group() -> None:
+    hand = hand_of(DRAFT_HAND)
+    draft = groups("6S 6H | 5S | | 4S")
+    found = draft_completions(hand, draft)
+    assert found
+    for completed in found:
+        check_arrangement(hand, completed)
+        assert all(set(wanted) <= set(group) for wanted, group in zip(draft, completed, strict=False))
+    everything = {tuple(frozenset(group) for group in completed) for completed in draft_completions(hand, ())}
+    kept = {tuple(frozenset(group) for group in completed) for completed in found}
+    assert kept == {arrangement for arrangement in everything
+                    if all(set(w) <= a for w, a in zip(draft, arrangement, strict=False))}
+
+
+def test_a_draft_out_of_order_has_no_completion() -> None:
+    assert draft_completions(hand_of(DRAFT_HAND), groups("3S 3H 3D | 6S 6H 6D")) == []
+
+
+@pytest.mark.parametrize(("draft", "code"), [
+    ("6S 6H 6D 5S", "action/group_sizes"),
+    ("6S | 6S", "action/duplicate_card"),
+    ("AS", "action/card_not_in_hand"),
+    ("| | | | 6S", "action/group_sizes"),
+])
+def test_a_bad_draft_names_its_problem(draft: str, code: str) -> None:
+    with pytest.raises((InvalidAction, IllegalAction)) as raised:
+        check_draft(hand_of(DRAFT_HAND), groups(draft))
+    assert raised.value.code == code

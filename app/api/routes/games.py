@@ -7,7 +7,7 @@ from fastapi import APIRouter
 from app.api.errors import error_responses
 from app.api.schemas import GameInfo
 from app.games.registry import ENGINES
-from app.rooms.manager import TURN_SECONDS
+from app.rooms.manager import room_option_specs
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 
@@ -16,5 +16,6 @@ router = APIRouter(prefix="/api/games", tags=["games"])
 async def list_games() -> list[GameInfo]:
     return [GameInfo(game=engine.name, name=engine.title, min_seats=engine.min_seats,
                      max_seats=engine.max_seats,
-                     options=[spec.to_json() for spec in (*engine.option_specs, TURN_SECONDS)])
+                     options=[spec.to_json()
+                              for spec in (*engine.option_specs, *room_option_specs(engine.name))])
             for engine in ENGINES.values()]

@@ -7,7 +7,7 @@ from dataclasses import replace
 from app.games.base import JSON, IllegalAction
 
 from .actions import AziAction, Bet, Call, Fold, Raise
-from .options import PER_PLAYER
+from .options import PER_PLAYER, POT_LIMIT
 from .play import start_play
 from .settling import Step, award_pot
 from .state import AziState, Phase, pay_in, per_seat, require_turn, wrong_phase
@@ -33,8 +33,27 @@ def raise_bounds(state: AziState, seat: int) -> tuple[int, int] | None:
     if _cap_problem(state, seat) is not None:
         return None
     lowest = state.high + state.options.min_raise
-    highest = state.bets[seat] + state.stacks[seat]
+    highest = min(state.bets[seat] + state.stacks[seat], raise_limit(state, seat))
     return (lowest, highest) if lowest <= highest else None
+
+
+def bet_limit(state: AziState, seat: int) -> int:
+    """The largest opening bet: the stack, and at a pot-limit table the pot (never below the
+    minimum bet)."""
+    stack = state.stacks[seat]
+    if state.options.bet_limit != POT_LIMIT:
+        return stack
+    return min(stack, max(state.pot, state.options.min_bet))
+
+
+def raise_limit(state: AziState, seat: int) -> int:
+    """The highest total bet a raise may reach under the table's limit: at a pot-limit table the
+    high bet plus the pot as it would be after ``seat`` called (never below the smallest raise)."""
+    lowest = state.high + state.options.min_raise
+    if state.options.bet_limit != POT_LIMIT:
+        return max(lowest, state.bets[seat] + state.stacks[seat])
+    need = state.high - state.bets[seat]
+    return max(lowest, state.high + state.pot + need)
 
 
 def legal_betting(state: AziState, seat: int) -> list[JSON]:
@@ -42,7 +61,7 @@ def legal_betting(state: AziState, seat: int) -> list[JSON]:
         return []
     stack = state.stacks[seat]
     if state.high_bidder is None:
-        return [{"kind": "bet", "min": state.options.min_bet, "max": stack}]
+        return [{"kind": "bet", "min": state.options.min_bet, "max": bet_limit(state, seat)}]
     need = state.high - state.bets[seat]
     legal: list[JSON] = [{"kind": "fold"},
                          {"kind": "call", "amount": min(need, stack), "all_in": stack <= need}]
@@ -87,6 +106,9 @@ def _open(state: AziState, seat: int, action: AziAction) -> Step:
     if action.amount > stack:
         raise IllegalAction(f"a bet of {action.amount} is more than seat {seat}'s stack of "
                             f"{stack} (AZ-7.1)", code="action/bet_above_stack")
+    if action.amount > bet_limit(state, seat):
+        raise IllegalAction(f"a bet of {action.amount} is more than the pot of {state.pot}: this table "
+                            "allows no bet above the pot", code="action/bet_above_limit")
     return _bid(state, seat, action.amount, "bet", raises=0)
 
 
@@ -109,6 +131,10 @@ def _raise(state: AziState, seat: int, to: int) -> Step:
     if to > highest:
         raise IllegalAction(f"a raise to {to} needs {to - state.bets[seat]} chips and seat {seat} "
                             f"has {state.stacks[seat]} (AZ-7.3)", code="action/raise_above_stack")
+    if to > raise_limit(state, seat):
+        raise IllegalAction(f"a raise to {to} is more than the pot limit allows: at most "
+                            f"{raise_limit(state, seat)} (the high bet {state.high} plus the pot after "
+                            "your call)", code="action/raise_above_limit")
     return _bid(state, seat, to, "raise", raises=1)
 
 

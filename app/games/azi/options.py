@@ -14,6 +14,8 @@ HALF_POT = "half_pot"
 NO_BUY_IN = "none"
 RETURNED = "returned"
 TO_POT = "to_pot"
+NO_LIMIT = "none"
+POT_LIMIT = "pot"
 MAX_STAKE = 1_000_000
 MAX_BIDS = 20
 
@@ -36,6 +38,9 @@ OPTION_SPECS = (
                choices=(HALF_POT, NO_BUY_IN)),
     OptionSpec("folded_excess", RETURNED, "a folded player's chips above an all-in winner's "
                "contribution go back to him (AZ-11), or to the winner", choices=(RETURNED, TO_POT)),
+    OptionSpec("bet_limit", NO_LIMIT, "none: a bet or raise may take the whole stack (AZ-7); pot: "
+               "no opening bet above the pot, no raise by more than the pot after the call",
+               choices=(NO_LIMIT, POT_LIMIT)),
 )
 
 _DERIVED_FROM_STAKE = ("min_bet", "min_raise")
@@ -66,6 +71,7 @@ class AziOptions:
     hand_size: int = 3
     azi_buy_in: str = HALF_POT
     folded_excess: str = RETURNED
+    bet_limit: str = NO_LIMIT
 
     @classmethod
     def from_mapping(cls, raw: Mapping[str, Any]) -> AziOptions:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from itertools import combinations
+from itertools import combinations, permutations
 
 from app.games.base import IllegalAction, InvalidAction
 from app.games.cards import Card
@@ -43,6 +43,10 @@ def check_shape(groups: Sequence[Sequence[Card]]) -> None:
         raise InvalidAction(
             f"groups must hold 3, 3, 3 and 4 cards (G1, G2, G3, G4); {groups_text(groups)} has sizes "
             f"{sizes}", code="action/group_sizes")
+    _check_each_card_once(groups)
+
+
+def _check_each_card_once(groups: Sequence[Sequence[Card]]) -> None:
     seen: set[Card] = set()
     twice: list[str] = []
     for card in (card for group in groups for card in group):
@@ -252,3 +256,35 @@ def random_arrangement(hand: Sequence[Card], rng: random.Random) -> Groups:
     rng.shuffle(triples)
     triples.sort(key=lambda keyed: keyed[0], reverse=True)
     return split_groups(hand, (*split[:4], *(mask for _, mask in triples), split[7]))
+
+
+def check_draft(hand: Sequence[Card], draft: Sequence[Sequence[Card]]) -> None:
+    """A draft is an arrangement in the making: up to four groups (G1 first), each holding at most
+    its group's size, every card from the hand and none twice. Its order is not judged yet."""
+    if len(draft) > len(GROUP_SIZES):
+        raise InvalidAction(f"a draft has at most four groups (G1 to G4); {groups_text(draft)} has "
+                            f"{len(draft)}", code="action/group_sizes")
+    for position, (group, size) in enumerate(zip(draft, GROUP_SIZES, strict=False)):
+        if len(group) > size:
+            raise InvalidAction(f"G{position + 1} holds at most {size} cards; {groups_text(draft)} puts "
+                                f"{len(group)} there", code="action/group_sizes")
+    _check_each_card_once(draft)
+    check_cards(hand, draft)
+
+
+def draft_completions(hand: Sequence[Card], draft: Sequence[Sequence[Card]]) -> list[Groups]:
+    """Every valid ordered arrangement of ``hand`` (HZ-4) that keeps each card of ``draft`` in the
+    group it was placed in (each group in hand order)."""
+    position = {card: index for index, card in enumerate(hand)}
+    wanted = [sum(1 << position[card] for card in group) for group in draft]
+    wanted += [0] * (len(GROUP_SIZES) - len(wanted))
+    found: list[Groups] = []
+    for split in valid_splits(hand):
+        masks = split[4:]
+        if masks[3] & wanted[3] != wanted[3]:
+            continue
+        for order in permutations(range(3)):
+            if (split[order[0]] >= split[order[1]] >= split[order[2]]
+                    and all(masks[order[i]] & wanted[i] == wanted[i] for i in range(3))):
+                found.append(tuple(tuple(hand[i] for i in _positions(masks[g])) for g in (*order, 3)))
+    return found

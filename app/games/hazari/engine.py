@@ -24,6 +24,7 @@ from app.games.cards import Card, card_texts, check_deck, parse_cards, standard_
 from app.games.hazari.arrangements import (
     GROUP_SIZES,
     check_arrangement,
+    check_draft,
     check_shape,
     random_arrangement,
 )
@@ -74,6 +75,14 @@ def parse_up(raw: Any) -> Up:
                             code="action/bad_card")
     check_shape(parsed)
     return Up(parsed)
+
+
+def parse_draft(raw: Any) -> tuple[tuple[Card, ...], ...]:
+    """The groups of a draft (up to four lists of cards, G1 first); raises :class:`InvalidAction`."""
+    if not isinstance(raw, list | tuple) or not all(isinstance(group, list | tuple) for group in raw):
+        raise InvalidAction(f"a draft's 'groups' must be a list of up to 4 lists of cards, got {raw!r}",
+                            code="action/bad_groups")
+    return tuple(parse_cards(list(group)) for group in raw)
 
 
 def _deal_hands(deck: Sequence[Card], dealer: int) -> tuple[tuple[Card, ...], ...]:
@@ -173,6 +182,13 @@ class HazariEngine:
         if state.arrangements[seat] is not None:
             raise IllegalAction(f"seat {seat} has already called up; the arrangement is locked (HZ-4)",
                                 code="action/already_up")
+
+    def check_draft(self, state: HazariState, seat: int, raw: Any) -> list[list[str]]:
+        """A seat's arrangement in the making (``arrangements.check_draft``), as card texts."""
+        self._check_may_arrange(state, seat)
+        groups = parse_draft(raw)
+        check_draft(state.hands[seat], groups)
+        return [card_texts(group) for group in groups]
 
     def random_action(self, state: HazariState, seat: int, rng: random.Random) -> Up:
         self._check_may_arrange(state, seat)

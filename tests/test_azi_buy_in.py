@@ -1,0 +1,81 @@
+"""A chip table's buy-in: a player brings a chosen table stack between the table's minimum and
+maximum; the session can take no more than that from his wallet, and bad amounts change nothing."""
+
+from __future__ import annotations
+
+from contextlib import ExitStack
+
+import pytest
+from azi_support import CALL, AziTable, azi_deck_for, bet, options_with, play
+from starlette.testclient import TestClient
+from support import Client, Message
+
+STARTING = 1000
+DECK = azi_deck_for({1: "6H 7H 8H", 0: "AH KH QS"}, 0, 2)
+
+
+def sit(player: Client, seat: int, buy_in: object) -> None:
+    player.send({"type": "sit", "seat": seat, "buy_in": buy_in})
+
+
+def test_a_lost_buy_in_leaves_the_rest_in_the_wallet(db_client: TestClient) -> None:
+    with ExitStack() as stack:
+        table = AziTable(db_client, stack, 2, options_with([DECK], 0), prefix="Buy")
+        players = table.players
+        players[1].send({"type": "stand"})
+        players[1].state_where(lambda m: m["room"]["seats"][1]["player_id"] is None)
+        sit(players[1], 1, 300)
+        seated = players[1].state_where(lambda m: m["room"]["seats"][1]["player_id"] == players[1].id)
+        opening = table.start()
+        opening_legal = table.state(1)["legal"]
+        table.run([(1, bet(290)), (0, CALL)])
+        final = table.run(play("1:6H", "0:AH", "0:KH", "1:7H"))
+    assert seated["room"]["seats"][1]["buy_in"] == 300 and seated["room"]["options"]["min_buy_in"] == 20
+    assert opening["view"]["stacks"] == [990, 290]
+    assert opening_legal == [{"kind": "bet", "min": 10, "max": 290}]
+    assert final["view"]["phase"] == "match_over" and final["view"]["stacks"] == [1300, 0]
+    chips = [db_client.get(f"/api/players/{player.id}").json()["chips"] for player in players]
+    assert chips == [STARTING + 300, STARTING - 300]
+
+
+@pytest.mark.parametrize(("buy_in", "code", "words"), [
+    (199, "room/bad_buy_in", "from 200 to 1000 chips"),
+    (1001, "room/bad_buy_in", "from 200 to 1000 chips"),
+    ("300", "message/invalid", "buy_in"),
+    (250.5, "message/invalid", "buy_in"),
+])
+def test_a_bad_buy_in_is_refused_and_changes_nothing(db_client: TestClient, buy_in: object,
+                                                     code: str, words: str) -> None:
+    owner = Client(db_client, "Owner")
+    room_id = owner.create_room("azi", {"stake": 10}, private=True)
+    with owner.connected(room_id):
+        sit(owner, 0, buy_in)
+        error = owner.error()
+    assert error["code"] == code and words in error["message"]
+    after = db_client.get(f"/api/rooms/{room_id}").json()
+    assert after["seats"][0]["player_id"] is None
+    assert db_client.get(f"/api/players/{owner.id}").json()["chips"] == STARTING
+
+
+@pytest.mark.parametrize(("game", "options", "buy_in", "code"), [
+    ("azi", {"stake": 10, "max_buy_in": 200}, 1500, "chips/insufficient"),
+    ("hazari", {}, 300, "room/no_buy_in"),
+])
+def test_a_buy_in_the_table_cannot_take_is_refused(db_client: TestClient, game: str, options: Message,
+                                                   buy_in: int, code: str) -> None:
+    owner = Client(db_client, "Owner")
+    room_id = owner.create_room(game, options, private=True)
+    with owner.connected(room_id):
+        sit(owner, 0, buy_in)
+        error = owner.error()
+    assert error["code"] == code
+    assert db_client.get(f"/api/rooms/{room_id}").json()["seats"][0]["player_id"] is None
+
+
+def test_a_buy_in_range_upside_down_is_refused(db_client: TestClient) -> None:
+    owner = Client(db_client, "Owner")
+    response = db_client.post("/api/rooms", headers=owner.auth, json={
+        "game": "azi", "options": {"min_buy_in": 50, "max_buy_in": 40}, "private": True})
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == "options/invalid" and "min_buy_in" in error["message"]
