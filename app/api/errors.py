@@ -39,11 +39,14 @@ class ErrorBody(BaseModel):
     error: ErrorDetail
 
 
-def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """The OpenAPI ``responses`` of a route's error answers (400, 413 and 422 are always possible)."""
+def error_responses(*statuses: int,
+                    meanings: dict[int, str] | None = None) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI ``responses`` of a route's error answers (400, 413 and 422 are always possible);
+    ``meanings`` says more than the general meaning of a status where the route can."""
     documented: dict[int | str, dict[str, Any]] = {}
     for status in sorted({400, 413, 422, *statuses}):
-        documented[status] = {"model": ErrorBody, "description": STATUS_MEANINGS[status]}
+        meaning = (meanings or {}).get(status, STATUS_MEANINGS[status])
+        documented[status] = {"model": ErrorBody, "description": meaning}
         if status == 429:
             documented[status]["headers"] = RETRY_AFTER
     return documented

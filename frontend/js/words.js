@@ -32,6 +32,8 @@ const ERRORS = {
   "action/awaiting_deal": "Wait for the next deal to be dealt.",
   "action/no_auto_step": "Nothing happens by itself at this moment.",
   "action/bad_amount": "Type a whole number of chips.",
+  "action/bet_above_limit": "At this table a bet may not be more than the pot.",
+  "action/raise_above_limit": "At this table a raise may not take the bet above the pot.",
   // Hazari
   "action/group_sizes": "Groups hold 3, 3, 3 and 4 cards: place all 13 cards first.",
   "action/bad_groups": "Your arrangement could not be read; place the 13 cards in the four groups.",
@@ -103,6 +105,12 @@ const ERRORS = {
   "chips/refused": "The chips could not be moved.",
   "chips/not_needed": "You still have enough chips to play; the top-up is for an empty wallet.",
   "chips/at_table": "Leave your chip table first.",
+  "chips/insufficient": "You do not have that many chips.",
+  "room/already_seated": "You already sit here. Stand up and sit again to bring another amount.",
+  "room/bad_buy_in": "Choose an amount between the table's smallest and largest buy-in.",
+  "room/no_buy_in": "This table is not played for chips; sit without bringing any.",
+  "room/no_deal_pause": "The next deal has already begun.",
+  "room/no_draft": "This game has no arrangement to keep.",
   // Signing in
   "auth/bad_token": "This browser's player is unknown to the server. Reload the page to choose a name again.",
   "auth/revoked": "This browser was signed out. Reload the page to sign in again.",

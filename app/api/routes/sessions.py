@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 
 from app.api.deps import LimiterDep, OpenSocketsDep, PlayerDep, StoreDep
-from app.api.errors import ApiError, error_response
+from app.api.errors import ApiError, error_response, error_responses
 from app.api.schemas import PlayerCreated, SessionCreate
 from app.db import accounts
 from app.db.store import player_account
@@ -29,13 +28,10 @@ def _too_soon(wait: float) -> JSONResponse:
     return refused
 
 
-SIGN_IN_ANSWERS: dict[int | str, dict[str, Any]] = {
-    401: {"description": "`auth/wrong_password`: no claimed account has that name and password"},
-    429: {"description": "`auth/rate_limited`: too many failed sign-ins for this name from this address, "
-                         "or from this address; nothing was checked",
-          "headers": {"Retry-After": {"description": "seconds to wait before the next try",
-                                      "schema": {"type": "integer", "minimum": 1}}}},
-}
+SIGN_IN_ANSWERS = error_responses(401, 429, meanings={
+    401: "`auth/wrong_password`: no claimed account has that name and password",
+    429: "`auth/rate_limited`: too many failed sign-ins for this name from this address, or from this "
+         "address; nothing was checked"})
 
 
 @router.post("", status_code=201, response_model=PlayerCreated, responses=SIGN_IN_ANSWERS)
@@ -62,9 +58,9 @@ async def sign_in(body: SessionCreate, request: Request, store: StoreDep,
     return PlayerCreated(id=player.id, name=player.name, token=token, chips=chips)
 
 
-@router.delete("", status_code=204, responses={
-    401: {"description": "`auth/missing_token` or `auth/bad_token`"},
-    409: {"description": "`account/not_claimed`: a guest account cannot sign out everywhere"}})
+@router.delete("", status_code=204, responses=error_responses(401, 409, meanings={
+    401: "`auth/missing_token` or `auth/bad_token`",
+    409: "`account/not_claimed`: a guest account cannot sign out everywhere"}))
 async def sign_out_everywhere(player: PlayerDep, store: StoreDep, sockets: OpenSocketsDep) -> Response:
     """Revoke every token of the calling player, the one sent included, and close at once every room
     socket opened with one of them (close code 4401, `auth/revoked`). Only for claimed accounts: a
