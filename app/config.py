@@ -19,7 +19,7 @@ class Settings(BaseSettings):
     deal_pause_seconds: float = 20.0
     bot_delay: float = 0.8
     starting_chips: int = 1000
-    topup_below: int = 10
+    topup_below: int = 200
     topup_period_hours: float = 24.0
     max_message_bytes: int = 4096
     max_body_bytes: int = 65536

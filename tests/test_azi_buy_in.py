@@ -24,18 +24,22 @@ def test_a_lost_buy_in_leaves_the_rest_in_the_wallet(db_client: TestClient) -> N
         players = table.players
         players[1].send({"type": "stand"})
         players[1].state_where(lambda m: m["room"]["seats"][1]["player_id"] is None)
-        sit(players[1], 1, 300)
+        sit(players[1], 1, 850)
         seated = players[1].state_where(lambda m: m["room"]["seats"][1]["player_id"] == players[1].id)
         opening = table.start()
         opening_legal = table.state(1)["legal"]
-        table.run([(1, bet(290)), (0, CALL)])
+        table.run([(1, bet(840)), (0, CALL)])
         final = table.run(play("1:6H", "0:AH", "0:KH", "1:7H"))
-    assert seated["room"]["seats"][1]["buy_in"] == 300 and seated["room"]["options"]["min_buy_in"] == 20
-    assert opening["view"]["stacks"] == [990, 290]
-    assert opening_legal == [{"kind": "bet", "min": 10, "max": 290}]
-    assert final["view"]["phase"] == "match_over" and final["view"]["stacks"] == [1300, 0]
+    assert seated["room"]["seats"][1]["buy_in"] == 850 and seated["room"]["options"]["min_buy_in"] == 20
+    assert opening["view"]["stacks"] == [990, 840]
+    assert opening_legal == [{"kind": "bet", "min": 10, "max": 840}]
+    assert final["view"]["phase"] == "match_over" and final["view"]["stacks"] == [1850, 0]
     chips = [db_client.get(f"/api/players/{player.id}").json()["chips"] for player in players]
-    assert chips == [STARTING + 300, STARTING - 300]
+    assert chips == [STARTING + 850, STARTING - 850]
+    # 150 chips cannot pay the smallest buy-in at the default stake (200): a top-up is granted.
+    loser = players[1]
+    topped = db_client.post(f"/api/players/{loser.id}/top-up", headers=loser.auth)
+    assert topped.status_code == 200 and topped.json()["chips"] == STARTING
 
 
 @pytest.mark.parametrize(("buy_in", "code", "words"), [
@@ -79,3 +83,13 @@ def test_a_buy_in_range_upside_down_is_refused(db_client: TestClient) -> None:
     assert response.status_code == 400
     error = response.json()["error"]
     assert error["code"] == "options/invalid" and "min_buy_in" in error["message"]
+
+
+def test_a_wallet_below_the_smallest_buy_in_cannot_sit(db_client: TestClient) -> None:
+    owner = Client(db_client, "Owner")
+    room_id = owner.create_room("azi", {"stake": 10, "min_buy_in": 101, "max_buy_in": 200}, private=True)
+    with owner.connected(room_id):
+        owner.send({"type": "sit", "seat": 0})
+        error = owner.error()
+    assert error["code"] == "room/no_ante" and "1010" in error["message"] and "1000" in error["message"]
+    assert db_client.get(f"/api/rooms/{room_id}").json()["seats"][0]["player_id"] is None

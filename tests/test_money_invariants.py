@@ -135,7 +135,7 @@ def test_no_top_up_while_holding_a_chip_seat(db_client: TestClient, database_url
     """Seated at a chip table (its match not yet started), a player's chips are his stake there:
     the top-up is refused with ``chips/at_table`` and changes nothing; standing up frees it."""
     poor, owner = broke_player(db_client, "Poor"), Client(db_client, "Owner")
-    room_id = owner.create_room("azi", {"stake": 5})
+    room_id = owner.create_room("azi", {"stake": 5, "min_buy_in": 1})
     with poor.connected(room_id):
         poor.send({"type": "sit", "seat": 0})
         poor.state_where(lambda m: m["room"]["seats"][0]["player_id"] == poor.id)

@@ -287,10 +287,10 @@ class Store:
             session.add_all(models.RoomSeat(room_id=room.id, seat=seat) for seat in range(seats))
 
     async def save_room_seats(self, room_id: str, seats: list[tuple[str | None, str | None]],
-                              version: int, ante: int | None = None) -> None:
+                              version: int, ante: int | None = None, smallest: int = 0) -> None:
         """Store who holds each seat. At a chip table (``ante`` given) every player seated holds
-        its chip seat, each newcomer with at least ``ante`` chips: :class:`ChipSeatRefused`
-        otherwise, and nothing changes."""
+        its chip seat, each newcomer with at least ``ante`` chips and at least ``smallest`` (the
+        table's smallest buy-in): :class:`ChipSeatRefused` otherwise, and nothing changes."""
         async with self.sessions.begin() as session:
             for seat, (player_id, bot) in enumerate(seats):
                 await session.execute(
@@ -300,7 +300,8 @@ class Store:
             await session.execute(
                 update(models.Room).where(models.Room.id == room_id).values(version=version))
             if ante is not None:
-                await _hold_chip_seats(session, room_id, [player for player, _ in seats if player], ante)
+                await _hold_chip_seats(session, room_id, [player for player, _ in seats if player], ante,
+                                       smallest)
 
     async def unfinished_rooms(self) -> list[SavedRoom]:
         """Every room not finished, with what it takes to rebuild it and its match."""
@@ -355,7 +356,8 @@ async def _top_up_refusal(session: AsyncSession, player_id: str, below: int,
     return TopUpRefused(f"one top-up per {period}; the last was at {last}Z", code="chips/too_soon")
 
 
-async def _hold_chip_seats(session: AsyncSession, room_id: str, players: list[str], ante: int) -> None:
+async def _hold_chip_seats(session: AsyncSession, room_id: str, players: list[str], ante: int,
+                           smallest: int = 0) -> None:
     """The room's chip seats become those of ``players``. The primary key refuses a player a seat
     at a second chip table, even to a concurrent transaction."""
     seat = models.ChipSeat
@@ -374,6 +376,9 @@ async def _hold_chip_seats(session: AsyncSession, room_id: str, players: list[st
         if chips < ante:
             raise ChipSeatRefused(f"this table's ante is {ante} chips and you have {chips}",
                                   code="room/no_ante")
+        if chips < smallest:
+            raise ChipSeatRefused(f"this table's smallest buy-in is {smallest} chips (its ante is {ante}) "
+                                  f"and you have {chips}", code="room/no_ante")
 
 
 async def _balance(session: AsyncSession, account: str) -> int:

@@ -248,7 +248,7 @@ class Room:
             if occupant is not None and (occupant.bot is None or self.state is not None):
                 raise RoomError(f"seat {seat} is taken by {occupant.name}", code="room/seat_taken")
             self._require_not_started("change seats")
-            chosen = None if buy_in is None else await self._checked_buy_in(player_id, buy_in)
+            chosen = await self._checked_buy_in(player_id, buy_in) if buy_in is not None else None
             await self._change_seats(lambda seats: self._move(seats, player_id, conn.name, seat, chosen))
 
     async def _checked_buy_in(self, player_id: str, amount: int) -> int:
@@ -302,7 +302,8 @@ class Room:
             self.version += 1
             self.broadcast()
         ante = self.chips.ante if self.chips.enabled else None
-        await self._store_then(self.store.save_room_seats(self.id, stored, self.version + 1, ante=ante), seat)
+        await self._store_then(self.store.save_room_seats(self.id, stored, self.version + 1, ante=ante,
+                                                          smallest=self.chips.min_buy_in), seat)
 
     def _require_player(self, conn: Connection) -> str:
         if conn.player_id is None:

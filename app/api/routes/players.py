@@ -49,7 +49,7 @@ async def create_player(body: PlayerCreate, request: Request, store: StoreDep,
 @router.post("/{player_id}/top-up", response_model=PlayerPublic, responses=error_responses(401, 403, 404))
 async def top_up_player(player_id: str, player: PlayerDep, store: StoreDep,
                         settings: SettingsDep) -> PlayerPublic:
-    """A player holding fewer chips than the smallest stake (setting ``CARDROOM_TOPUP_BELOW``) gets
+    """A player holding fewer chips than the smallest buy-in (setting ``CARDROOM_TOPUP_BELOW``) gets
     back to the starting chips, at most once per ``CARDROOM_TOPUP_PERIOD_HOURS``, and not while
     he holds a seat at a chip table (``chips/at_table``). Of concurrent requests one only is
     granted."""
