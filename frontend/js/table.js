@@ -36,9 +36,25 @@ function seatPositions(count, bottom, direction) {
   return positions;
 }
 
-/** "12 s" until ``deadline`` (seconds since the epoch, as the server sends it). */
+const URGENT_SECONDS = 10;
+
+/** Whole seconds until ``deadline`` (seconds since the epoch, as the server sends it). */
 function secondsLeft(deadline) {
-  return `${Math.max(0, Math.ceil(deadline - Date.now() / 1000))} s`;
+  return Math.max(0, Math.ceil(deadline - Date.now() / 1000));
+}
+
+/** A countdown to ``deadline`` (ARIA role timer), marked urgent in its last seconds. */
+function countdown(deadline, className, label, prefix = "") {
+  const node = h("span", { class: className, role: "timer", "aria-label": label,
+    dataset: { deadline: String(deadline), prefix } });
+  tick(node);
+  return node;
+}
+
+function tick(node) {
+  const left = secondsLeft(Number(node.dataset.deadline));
+  node.textContent = `${node.dataset.prefix}${left} s`;
+  node.classList.toggle("urgent", left <= URGENT_SECONDS);
 }
 
 class TableController {
@@ -71,9 +87,7 @@ class TableController {
     this.onRelease = () => { if (this.renderPending) this.redraw(); };
     window.addEventListener("cardroom:release", this.onRelease);
     this.ticker = window.setInterval(() => {
-      for (const node of document.querySelectorAll("[data-deadline]")) {
-        node.textContent = secondsLeft(Number(node.dataset.deadline));
-      }
+      for (const node of document.querySelectorAll("[data-deadline]")) tick(node);
     }, 500);
   }
 
@@ -286,6 +300,11 @@ class TableController {
   dock(message, game, ctx, waiting) {
     const playing = !waiting && message.room.status !== "finished";
     const parts = [];
+    const mine = ctx.mySeat !== null ? message.room.seats[ctx.mySeat] : null;
+    if (playing && mine && mine.autopilot) parts.push(this.takeBackControl(ctx.mySeat));
+    if (playing && message.view.deadline && ctx.mySeat !== null && message.view.to_act.includes(ctx.mySeat)) {
+      parts.push(countdown(message.view.deadline, "dock-timer", "time left for your decision", "Time left: "));
+    }
     if (playing && ctx.mySeat !== null) parts.push(guideBox(message.room.game, message.view.phase, ctx.ui, ctx.rerender));
     if (waiting) parts.push(this.waitingControls(message, ctx));
     else if (game.dock) parts.push(game.dock(ctx));
@@ -339,6 +358,14 @@ class TableController {
       deal.server_seed ? "; the seal is now open (check it in the history)" : "", ".");
   }
 
+  /** While the autopilot plays for this player's seat: one tap takes it back. */
+  takeBackControl(seat) {
+    return h("div", { class: "take-back", role: "group", "aria-label": "Autopilot" },
+      h("span", {}, "The autopilot is playing for you. "),
+      h("button", { type: "button", class: "primary", id: "take-seat-back", dataset: { focus: "take-seat-back" },
+        onclick: () => this.send({ type: "sit", seat }) }, "Take my seat back"));
+  }
+
   nextDealControl(message, ctx) {
     const pause = message.view.next_deal;
     if (!pause || ctx.mySeat === null) return null;
@@ -383,8 +410,7 @@ class TableController {
     if (entry.autopilot) badges.push(h("span", { class: "badge autopilot" }, "autopilot"));
     const deadline = message.view.deadlines ? message.view.deadlines[String(seat)] : null;
     if (toAct && deadline) {
-      badges.push(h("span", { class: "badge timer", dataset: { deadline: String(deadline) },
-        "aria-label": "time left" }, secondsLeft(deadline)));
+      badges.push(countdown(deadline, "badge timer", "time left"));
     }
     const body = [];
     if (waiting && empty) {

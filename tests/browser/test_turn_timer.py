@@ -1,0 +1,45 @@
+"""Time a player can see: the acting seat and the docked bar count down (ARIA role timer), urgent in
+the last ten seconds; when the time is up the player is told in words what was done for him."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from browser_support import add_bots, open_lobby, shoot, start
+from live import LiveServer
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.browser
+
+ARRANGE_SECONDS = 3
+
+
+def test_the_arrangement_counts_down_and_a_timeout_is_told_in_words(page: Page, server: LiveServer) -> None:
+    player = open_lobby(page, server, "Tia")
+    options = {"first_dealer": 0, "arrange_seconds": ARRANGE_SECONDS}
+    room = server.post("/api/rooms", {"game": "hazari", "options": options}, token=player["token"])
+    page.goto(f"{server.base}/#/room/{room['id']}")
+    page.locator(".seat[data-seat='0']").get_by_role("button", name="Sit here").click()
+    expect(page.locator(".seat.mine")).to_have_attribute("data-seat", "0")
+    add_bots(page, 3)
+    start(page)
+
+    bar_timer = page.locator("#dock").get_by_role("timer")
+    expect(bar_timer).to_have_text(re.compile(r"^Time left: \d+ s$"))
+    expect(bar_timer).to_have_class(re.compile(r"\burgent\b"))
+    expect(page.locator(".seat.mine").get_by_role("timer")).to_have_text(re.compile(r"^\d+ s$"))
+
+    notice = page.locator("#messages").get_by_text(re.compile("Time ran out")).first
+    expect(notice).to_be_visible(timeout=(ARRANGE_SECONDS + 15) * 1000)
+    assert "autopilot" in notice.inner_text()
+    expect(page.locator("#dock").get_by_role("timer")).to_have_count(0)
+
+    # A second decision missed in a row: the autopilot keeps the seat until one tap takes it back.
+    take_back = page.get_by_role("button", name="Take my seat back")
+    expect(take_back).to_be_visible(timeout=(ARRANGE_SECONDS + 30) * 1000)
+    expect(page.locator(".seat.mine .badge.autopilot")).to_be_visible()
+    shoot(page, "hazari-autopilot")
+    take_back.click()
+    expect(take_back).to_have_count(0)
+    expect(page.locator(".seat.mine .badge.autopilot")).to_have_count(0)
