@@ -255,8 +255,8 @@ const OPTIONS = {
       label: "Bet limit", help: "Whether a bet or raise may be larger than the pot.",
       choices: { none: "No limit", pot: "Never more than the pot" },
     },
-    buy_in_min: { label: "Smallest buy-in", help: "The fewest chips a player brings to this table.", unit: "chips" },
-    buy_in_max: { label: "Largest buy-in", help: "The most chips a player brings to this table.", unit: "chips" },
+    min_buy_in: { label: "Smallest buy-in", help: "The fewest chips a player brings, in stakes.", unit: "times the stake" },
+    max_buy_in: { label: "Largest buy-in", help: "The most chips a player brings, in stakes.", unit: "times the stake" },
     turn_seconds: TURN_SECONDS,
   },
   hasenpfeffer: {

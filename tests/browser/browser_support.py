@@ -97,6 +97,18 @@ def open_lobby(page: Page, server: LiveServer, name: str) -> dict[str, Any]:
     return saved_player(page)
 
 
+def seated_in_new_room(page: Page, server: LiveServer, name: str, game: str,
+                       options: dict[str, Any]) -> str:
+    """A room made through the API for a new player named ``name``; the page opens its link and sits
+    at seat 0. Returns the room's id."""
+    player = open_lobby(page, server, name)
+    room = server.post("/api/rooms", {"game": game, "options": options}, token=player["token"])
+    page.goto(f"{server.base}/#/room/{room['id']}")
+    page.locator(".seat[data-seat='0']").get_by_role("button", name="Sit here").click()
+    expect(page.locator(".seat.mine")).to_have_attribute("data-seat", "0")
+    return str(room["id"])
+
+
 def saved_player(page: Page) -> dict[str, Any]:
     raw = page.evaluate("window.localStorage.getItem('cardroom.player')")
     assert raw, "no player in localStorage"

@@ -17,8 +17,8 @@ from browser_support import (
     expect_error,
     hand,
     my_decision_taken,
-    open_lobby,
     phase,
+    seated_in_new_room,
     shoot,
     start,
     turns,
@@ -137,13 +137,9 @@ def settled_game(page: Page) -> int:
 def open_room(page: Page, server: LiveServer) -> None:
     """The room is created for the page's player through the API (test mode's fixed deck and
     button); the page opens its link and sits at seat 0."""
-    player = open_lobby(page, server, "Aziz")
     options = {"hand_size": 4, "stake": 10, "first_dealer": BUTTON,
                "decks": [azi_deck_for(FIRST_DEAL, BUTTON, 3)]}
-    room = server.post("/api/rooms", {"game": "azi", "options": options}, token=player["token"])
-    page.goto(f"{server.base}/#/room/{room['id']}")
-    page.locator(".seat[data-seat='0']").get_by_role("button", name="Sit here").click()
-    expect(page.locator(".seat.mine")).to_have_attribute("data-seat", "0")
+    seated_in_new_room(page, server, "Aziz", "azi", options)
 
 
 def test_azi_games_in_the_browser(page: Page, server: LiveServer) -> None:

@@ -11,7 +11,7 @@ from browser_support import (
     add_bots,
     dismiss_messages,
     hand,
-    open_lobby,
+    seated_in_new_room,
     shoot,
     start,
     version,
@@ -42,14 +42,10 @@ def fixed_deck() -> list[str]:
 
 def open_room(page: Page, server: LiveServer, options: dict[str, object]) -> str:
     """The room is created for the page's player through the API; the page opens its link."""
-    player = open_lobby(page, server, "Hanne")
-    room = server.post("/api/rooms", {"game": "hasenpfeffer", "options": options}, token=player["token"])
-    page.goto(f"{server.base}/#/room/{room['id']}")
-    page.locator(".seat[data-seat='0']").get_by_role("button", name="Sit here").click()
-    expect(page.locator(".seat.mine")).to_have_attribute("data-seat", "0")
+    room_id = seated_in_new_room(page, server, "Hanne", "hasenpfeffer", options)
     add_bots(page, 3)
     start(page)
-    return str(room["id"])
+    return room_id
 
 
 def my_turn_to_play(page: Page) -> None:

@@ -11,7 +11,7 @@ from browser_support import (
     SHOTS,
     add_bots,
     laid_out,
-    open_lobby,
+    seated_in_new_room,
     serious_violations,
     start,
     version,
@@ -49,12 +49,7 @@ def hasenpfeffer_deck() -> list[str]:
 
 
 def sit_and_start(page: Page, server: LiveServer, game: str, options: dict[str, object], bots: int) -> None:
-    player = open_lobby(page, server, "Vera")
-    room = server.post("/api/rooms", {"game": game, "options": {**options, "turn_seconds": 0}},
-                       token=player["token"])
-    page.goto(f"{server.base}/#/room/{room['id']}")
-    page.locator(".seat[data-seat='0']").get_by_role("button", name="Sit here").click()
-    expect(page.locator(".seat.mine")).to_have_attribute("data-seat", "0")
+    seated_in_new_room(page, server, "Vera", game, {**options, "turn_seconds": 0})
     add_bots(page, bots)
     start(page)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_support import add_bots, open_lobby, shoot, start
+from browser_support import add_bots, seated_in_new_room, shoot, start
 from live import LiveServer
 from playwright.sync_api import Page, expect
 
@@ -16,12 +16,8 @@ ARRANGE_SECONDS = 3
 
 
 def test_the_arrangement_counts_down_and_a_timeout_is_told_in_words(page: Page, server: LiveServer) -> None:
-    player = open_lobby(page, server, "Tia")
     options = {"first_dealer": 0, "arrange_seconds": ARRANGE_SECONDS}
-    room = server.post("/api/rooms", {"game": "hazari", "options": options}, token=player["token"])
-    page.goto(f"{server.base}/#/room/{room['id']}")
-    page.locator(".seat[data-seat='0']").get_by_role("button", name="Sit here").click()
-    expect(page.locator(".seat.mine")).to_have_attribute("data-seat", "0")
+    seated_in_new_room(page, server, "Tia", "hazari", options)
     add_bots(page, 3)
     start(page)
 

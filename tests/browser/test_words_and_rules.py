@@ -17,6 +17,7 @@ from browser_support import (
     create_room_in_lobby,
     laid_out,
     open_lobby,
+    seated_in_new_room,
     serious_violations,
     start,
 )
@@ -150,11 +151,7 @@ def test_the_table_in_words(page: Page, server: LiveServer) -> None:
 
 
 def test_a_refusal_in_words_cleared_when_its_decision_passes(page: Page, server: LiveServer) -> None:
-    player = open_lobby(page, server, "Rafi")
-    room = server.post("/api/rooms", {"game": "azi", "options": {"turn_seconds": 0}}, token=player["token"])
-    page.goto(f"{server.base}/#/room/{room['id']}")
-    page.locator(".seat[data-seat='0']").get_by_role("button", name="Sit here").click()
-    expect(page.locator(".seat.mine")).to_have_attribute("data-seat", "0")
+    seated_in_new_room(page, server, "Rafi", "azi", {"turn_seconds": 0})
     add_bots(page, 1)
     start(page)
     # Whatever the deal, the page's player eventually opens the betting or answers a bet; a fold

@@ -2,30 +2,16 @@
 
 from __future__ import annotations
 
-import math
-
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 
 from app.api.deps import LimiterDep, OpenSocketsDep, PlayerDep, StoreDep
-from app.api.errors import ApiError, error_response, error_responses
+from app.api.errors import ApiError, error_responses
+from app.api.limits import client_address, too_many
 from app.api.schemas import PlayerCreated, SessionCreate
 from app.db import accounts
-from app.db.store import player_account
 
 router = APIRouter(prefix="/api/sessions", tags=["accounts"])
-
-
-def _address(request: Request) -> str:
-    return request.client.host if request.client is not None else "unknown"
-
-
-def _too_soon(wait: float) -> JSONResponse:
-    seconds = max(1, math.ceil(wait))
-    refused = error_response(429, "auth/rate_limited",
-                             f"too many failed sign-ins from here; try again in {seconds} s")
-    refused.headers["Retry-After"] = str(seconds)
-    return refused
 
 
 SIGN_IN_ANSWERS = error_responses(401, 429, meanings={
@@ -42,10 +28,10 @@ async def sign_in(body: SessionCreate, request: Request, store: StoreDep,
     ``CARDROOM_SIGNIN_ADDRESS_FAILURES``) each failure doubles the wait before the next try from that
     address, during which sign-ins are answered 429 with ``Retry-After``. Other addresses are not
     slowed down."""
-    name_key, address = accounts.name_key(body.name), _address(request)
+    name_key, address = accounts.name_key(body.name), client_address(request)
     wait = limiter.retry_after(name_key, address)
     if wait > 0:
-        return _too_soon(wait)
+        return too_many("auth/rate_limited", "too many failed sign-ins from here", wait)
     async with store.sessions() as session:
         player = await accounts.claimed_player(session, body.name)
     matches = await accounts.password_matches(player.password_hash if player else None, body.password)
@@ -54,7 +40,7 @@ async def sign_in(body: SessionCreate, request: Request, store: StoreDep,
         raise ApiError(401, "auth/wrong_password", "no claimed account has that name and password")
     limiter.succeeded(name_key, address)
     token = await accounts.issue_token(store.sessions, player.id)
-    chips = await store.balance(player_account(player.id))
+    chips = await store.chips(player.id)
     return PlayerCreated(id=player.id, name=player.name, token=token, chips=chips)
 
 
