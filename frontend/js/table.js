@@ -16,6 +16,9 @@ import { RoomSocket } from "./socket.js";
 const GAMES = { hazari, azi, hasenpfeffer };
 // Messages about the player's current decision (a refused move) go once the decision has passed.
 const DECISION = "decision";
+// A notice of what the autopilot did when time ran out: replaced by the next, gone once the seat is
+// taken back.
+const TIMEOUT = "timeout";
 // Where the keyboard focus goes when the element that had it is gone after a redraw.
 const FOCUS_FALLBACKS = [".seat.empty [data-focus^='bot-']", ".seat.empty [data-focus^='sit-']", "#start-button",
   ".dock button.primary:not([disabled])", ".dock [data-focus]:not([disabled]):not([aria-disabled='true'])", "#table-title"];
@@ -127,7 +130,8 @@ class TableController {
       const refused = message.ref && this.pending.has(message.ref);
       showMessage(message.message, { code: message.code, scope: refused ? DECISION : null });
     } else if (message.type === "notice") {
-      showMessage(message.text, { kind: "info" });
+      clearMessages(TIMEOUT);
+      showMessage(message.text, { kind: "info", scope: TIMEOUT });
     } else if (message.type === "hint") {
       if (message.version !== this.version) return;
       const game = this.game();
@@ -147,6 +151,9 @@ class TableController {
       if (!wasToAct) announce("Your turn.");
     }
     if (legalKey !== this.legalKey || (before && before.view.phase !== message.view.phase)) clearMessages(DECISION);
+    if (seat !== null && before && before.room.seats[seat].autopilot && !message.room.seats[seat].autopilot) {
+      clearMessages(TIMEOUT);
+    }
     this.legalKey = legalKey;
     this.myTurn = nowToAct;
     for (const seed of seedMessages(message.fairness, seat, this.seedsSent)) this.send(seed);

@@ -30,6 +30,7 @@ def test_the_arrangement_counts_down_and_a_timeout_is_told_in_words(page: Page, 
     notice = page.locator("#messages").get_by_text(re.compile("Time ran out")).first
     expect(notice).to_be_visible(timeout=(ARRANGE_SECONDS + 15) * 1000)
     assert "autopilot" in notice.inner_text()
+    expect(page.locator("#messages").get_by_text(re.compile("Time ran out"))).to_have_count(1)
 
     # A second decision missed in a row: the autopilot keeps the seat until one tap takes it back.
     take_back = page.get_by_role("button", name="Take my seat back")
@@ -38,4 +39,5 @@ def test_the_arrangement_counts_down_and_a_timeout_is_told_in_words(page: Page, 
     take_back.click()
     expect(take_back).to_have_count(0)
     expect(page.locator(".seat.mine .badge.autopilot")).to_have_count(0)
+    expect(page.locator("#messages").get_by_text(re.compile("Time ran out"))).to_have_count(0)
     shoot(page, "hazari-seat-taken-back")
