@@ -156,7 +156,7 @@ def test_azi_games_in_the_browser(page: Page, server: LiveServer) -> None:
     person = Person(page)
     # The discard of the 4-card variant, then a reload: the table comes back as it was.
     expect(page.locator("#azi-discard")).to_be_visible()
-    assert len(hand(page)) == 4
+    expect(page.locator(".hand-row .card")).to_have_count(4)
     shoot(page, "azi-discard")
     person.step()
     expect(page.locator(".hand-row .card")).to_have_count(3)

@@ -67,6 +67,7 @@ def test_a_whole_hasenpfeffer_deal_in_the_browser(page: Page, server: LiveServer
     partner = page.locator(".seat[data-seat='2']")
     expect(partner).to_contain_text("partner")
     expect(page.locator(".seat[data-seat='3']")).to_contain_text("dealer")
+    expect(page.locator(".hand-row .card")).to_have_count(len(HANDS[0]))
     assert sorted(hand(page)) == sorted(HANDS[0])
 
     # The bidding box: every bid of the standard form and a pass.

@@ -261,6 +261,7 @@ def test_history_match_page_and_the_replay_viewer(page: Page, server: LiveServer
     # A step in the address opens there; the fixed deck has no seeds to verify.
     page.goto(f"{server.base}/#/replay/{match_id}/1")
     expect(page.locator("#replay")).to_have_attribute("data-step", "1")
+    expect(page.locator(".replay-hand[data-seat='2'] .card")).to_have_count(len(hand_of(2)))
     assert sorted(replay_hand(page, 2)) == sorted(hand_of(2))
     page.locator("#replay-deals li[data-deal='1']").get_by_role("button", name="Verify this deal").click()
     expect(page.locator("#replay-deals .verify-result").first).to_contain_text("fixed test deck")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from azi_support import azi_deck_for
 from browser_support import (
     DESKTOP,
     PHONE,
@@ -151,15 +152,16 @@ def test_the_table_in_words(page: Page, server: LiveServer) -> None:
 
 
 def test_a_refusal_in_words_cleared_when_its_decision_passes(page: Page, server: LiveServer) -> None:
-    seated_in_new_room(page, server, "Rafi", "azi", {"turn_seconds": 0})
+    # Seat 1 holds the button, so the page's player (seat 0) opens the betting.
+    deck = azi_deck_for({0: "6H 7S 8D", 1: "AH KH QH"}, 1, 2)
+    seated_in_new_room(page, server, "Rafi", "azi", {"turn_seconds": 0, "first_dealer": 1, "decks": [deck]})
     add_bots(page, 1)
     start(page)
-    # Whatever the deal, the page's player eventually opens the betting or answers a bet; a fold
-    # sent by hand at the opening is refused, an amount below the minimum is refused.
-    page.wait_for_function("() => document.querySelector('#azi-bet, #azi-call')")
-    page.evaluate("""() => { const box = document.querySelector('#azi-bet-amount, #azi-raise-amount');
+    # An amount below the minimum bet is refused.
+    expect(page.locator("#azi-bet")).to_be_visible()
+    page.evaluate("""() => { const box = document.querySelector('#azi-bet-amount');
       box.value = '1'; box.dispatchEvent(new Event('input')); }""")
-    page.locator("#azi-bet, #azi-raise").first.click()
+    page.locator("#azi-bet").click()
     message = page.locator("#messages .message.error").last
     expect(message).to_be_visible()
     shown = message.locator(".message-text").inner_text()
@@ -167,12 +169,9 @@ def test_a_refusal_in_words_cleared_when_its_decision_passes(page: Page, server:
     assert not CODE_LIKE.search(message.inner_text()), "the details line is not folded away"
     message.get_by_text("Details").click()
     expect(message.locator("code")).to_have_text(re.compile(r"^action/"))
-    # The decision passes (a call or the smallest bet is accepted): the refusal goes.
-    if page.locator("#azi-call").count():
-        page.locator("#azi-call").click()
-    else:
-        page.get_by_role("button", name="Min").first.click()
-        page.locator("#azi-bet").click()
+    # The decision passes (the smallest bet is accepted): the refusal goes.
+    page.get_by_role("button", name="Min").first.click()
+    page.locator("#azi-bet").click()
     expect(page.locator("#messages .message.error")).to_have_count(0)
 
 
