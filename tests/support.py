@@ -15,6 +15,7 @@ from starlette.testclient import TestClient, WebSocketTestSession
 from app.config import Settings
 from app.db.session import make_engine
 from app.games.cards import JOKER, Card, standard_deck
+from app.rooms.clock import Clock
 
 Message = dict[str, Any]
 PROJECT_DIR = Path(__file__).resolve().parents[1]
@@ -28,6 +29,47 @@ def make_settings(database_url: str, **overrides: object) -> Settings:
                                  "guests_per_hour": 100_000}
     values.update(overrides)
     return Settings(**values)  # type: ignore[arg-type]
+
+
+class ManualClock(Clock):
+    """A room clock that stands still until the test moves it on. Its methods run in the app's event
+    loop: from a test, through ``http.portal.call``."""
+
+    def __init__(self, start: float = 1_800_000_000.0) -> None:
+        self.moment = start
+        self.sleepers: list[tuple[float, asyncio.Future[None]]] = []
+        self.changed: asyncio.Event | None = None
+
+    def now(self) -> float:
+        return self.moment
+
+    async def sleep(self, seconds: float) -> None:
+        if seconds <= 0:
+            await asyncio.sleep(0)
+            return
+        entry = (self.moment + seconds, asyncio.get_running_loop().create_future())
+        self.sleepers.append(entry)
+        self._tell()
+        try:
+            await entry[1]
+        finally:
+            self.sleepers.remove(entry)
+
+    def advance(self, seconds: float) -> None:
+        self.moment += seconds
+        for wake, woken in self.sleepers:
+            if wake <= self.moment and not woken.done():
+                woken.set_result(None)
+
+    async def sleeping_until(self, moment: float) -> None:
+        """Returns once something sleeps until ``moment``."""
+        while not any(wake == moment for wake, _ in self.sleepers):
+            self.changed = asyncio.Event()
+            await self.changed.wait()
+
+    def _tell(self) -> None:
+        if self.changed is not None:
+            self.changed.set()
 
 
 def deck_for_hands(hands: Sequence[Sequence[str]], dealer: int, order: Callable[[int, int], int],

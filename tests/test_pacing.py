@@ -1,14 +1,20 @@
 """Pacing: a finished deal's result stays until every player present asks for the next deal (or the
-pause runs out); bots and spectators never hold it up."""
+pause runs out); bots and spectators never hold it up. A completed trick stays on the table for the
+reveal pause before a bot or the autopilot plays to the next one; people play on at once. The tests
+of the tricks move the room's clock by hand, so that no pause is waited out."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from contextlib import ExitStack
 
 import pytest
+from azi_support import BET10, CALL, FOLD, AziTable, azi_deck_for, options_with
+from azi_support import play as azi_play
+from hasenpfeffer_support import STANDARD_SIX, HpTable, hp_deck, play
 from starlette.testclient import TestClient
-from support import Client, Message, make_settings, seat_all, seat_owner_with_bots
+from support import Client, ManualClock, Message, make_settings, seat_all, seat_owner_with_bots
 from test_hazari_protocol import GROUPS, deck_giving, hand_text
 
 from app.main import create_app
@@ -123,3 +129,155 @@ def test_asking_for_a_next_deal_while_none_is_waited_for_is_refused(long_pause: 
     assert error["code"] == "room/no_deal_pause" and "no deal has just ended" in error["message"]
     assert refused["code"] == "auth/spectator"
     assert players[0].last_state is not None and players[0].last_state["version"] == before["version"]
+
+
+# Sums of these are exact in binary, so the clock lands on each wake-up time exactly.
+PAUSE = 2.5
+DEAL_PAUSE = 20.0
+STEP = 0.25
+# A bound on a wait for the server's tasks to reach the clock (real seconds), never reached.
+SETTLE_SECONDS = 30.0
+
+# Dealer 3: seat 0, on the dealer's left, leads the first trick with 9H; seat 1 holds four hearts
+# above it and must follow suit, so a bot takes the trick whatever trump the bots choose.
+BOT_TABLE_DECK = hp_deck({0: "9H 10H 9D 10D 9C 10C", 1: "AH KH QH JH AS KS",
+                          2: "JK QS 10S 9S AD KD", 3: "QD JD AC KC QC JC"}, "JS", 3)
+
+
+@pytest.fixture
+def clocked(fresh_sqlite_url: str) -> Iterator[tuple[TestClient, ManualClock]]:
+    """The app with the server's own pauses, its rooms on a clock that moves only when the test
+    moves it."""
+    settings = make_settings(fresh_sqlite_url, reveal_pause=PAUSE, deal_pause_seconds=DEAL_PAUSE)
+    with TestClient(create_app(settings, run_migrations=False)) as http:
+        clock = ManualClock()
+        http.app.state.rooms.timing.clock = clock  # type: ignore[attr-defined]
+        yield http, clock
+
+
+def advance(http: TestClient, clock: ManualClock, seconds: float) -> None:
+    assert http.portal is not None
+    http.portal.call(clock.advance, seconds)
+
+
+def sleeping_until(http: TestClient, clock: ManualClock, moment: float) -> None:
+    """Returns once one of the room's tasks waits on the clock until ``moment``."""
+    assert http.portal is not None
+    http.portal.call(asyncio.wait_for, clock.sleeping_until(moment), SETTLE_SECONDS)
+
+
+def room_version(http: TestClient, room_id: str) -> int:
+    version: int = http.app.state.rooms.rooms[room_id].version  # type: ignore[attr-defined]
+    return version
+
+
+def ready(state: Message) -> list[int]:
+    seats: list[int] = (state["view"]["next_deal"] or {}).get("ready", [])
+    return seats
+
+
+def first_trick_taken(owner: Client) -> Message:
+    """Seat 0 passes in the auction and leads 9H; the state once the first trick is complete."""
+    acted = -1
+    while True:
+        state = owner.until(lambda m: m["type"] == "state")
+        view = state["view"]
+        if view["phase"] == "play" and len(view["last_trick"]) == 4 and not view["trick"]:
+            return state
+        if state["legal"] and state["version"] > acted:
+            acted = state["version"]
+            kinds = {entry["kind"] for entry in state["legal"]}
+            owner.act({"kind": "pass"} if "pass" in kinds else play("9H"))
+
+
+def test_a_bot_plays_to_the_next_trick_once_the_finished_trick_was_shown(
+        clocked: tuple[TestClient, ManualClock]) -> None:
+    http, clock = clocked
+    start = clock.now()
+    owner = Client(http, "Lead")
+    room_id = owner.create_room("hasenpfeffer", {"decks": [BOT_TABLE_DECK], "first_dealer": 3},
+                                private=True)
+    with owner.connected(room_id):
+        seat_owner_with_bots(owner)
+        owner.send({"type": "start"})
+        taken = first_trick_taken(owner)
+        winner = taken["view"]["last_trick_winner"]
+        sleeping_until(http, clock, start + PAUSE)
+        advance(http, clock, PAUSE - STEP)
+        held = room_version(http, room_id)
+        advance(http, clock, STEP)
+        led = owner.state_where(lambda m: m["version"] > taken["version"])
+    assert winner != 0 and taken["view"]["to_act"] == [winner]
+    assert held == taken["version"], "the bot played before the finished trick was shown its time"
+    assert led["version"] == taken["version"] + 1
+    assert [entry["seat"] for entry in led["view"]["trick"]] == [winner]
+
+
+def test_people_play_on_at_once_and_a_hasenpfeffer_deal_waits_for_next_deal(
+        clocked: tuple[TestClient, ManualClock]) -> None:
+    """Seat 2 takes all six tricks and leads each next one at once, the clock standing still; the
+    scored deal then stays until all four ask for the next one."""
+    http, clock = clocked
+    start = clock.now()
+    with ExitStack() as stack:
+        table = HpTable(http, stack, {"target": 10}, [STANDARD_SIX.deck()], STANDARD_SIX.dealer)
+        table.start()
+        ended = table.play_deal(STANDARD_SIX)
+        for seat in (0, 1, 2):
+            table.players[seat].send({"type": "next_deal"})
+            table.players[3].state_where(lambda m, s=seat: s in ready(m))
+        sleeping_until(http, clock, start + PAUSE)
+        advance(http, clock, PAUSE)
+        waiting = room_version(http, table.room_id)
+        table.players[3].send({"type": "next_deal"})
+        second = table.wait_deal(2)
+    assert ended["view"]["phase"] == "needs_deal" and ended["view"]["scores"] == [6, 0]
+    assert ended["view"]["last_trick_winner"] == 2 and len(ended["view"]["last_trick"]) == 4
+    assert ended["view"]["next_deal"] == {"ready": [], "waiting": [0, 1, 2, 3],
+                                          "ends_at": start + DEAL_PAUSE}
+    assert waiting == ended["version"], "the next deal came before everyone asked for it"
+    assert second["view"]["next_deal"] is None
+
+
+def test_an_azi_timeout_after_a_trick_waits_then_the_game_result_stays(
+        clocked: tuple[TestClient, ManualClock]) -> None:
+    """Seat 0 takes the first trick and leads the next, but his time (1 s) runs out: the autopilot
+    plays for him only once the trick has been shown for the pause. After the game its result stays
+    for the deal pause, seat 0 never asking for the next game."""
+    http, clock = clocked
+    start = clock.now()
+    deck = azi_deck_for({2: "6H 7H 8H", 0: "AH KH QH", 1: "6D 7D 8S"}, 1, 3)
+    with ExitStack() as stack:
+        table = AziTable(http, stack, 3, options_with([deck], 1, turn_seconds=1))
+        table.start()
+        table.run([(2, BET10), (0, CALL), (1, FOLD)])
+        taken = table.run(azi_play("2:6H", "0:AH"))
+        advance(http, clock, 1.0)
+        sleeping_until(http, clock, start + PAUSE)
+        advance(http, clock, PAUSE - 1.0 - STEP)
+        held = room_version(http, table.room_id)
+        advance(http, clock, STEP)
+        led = table.wait(2, lambda m: len(m["view"]["trick"]) == 1)
+        over = table.act(2, azi_play("2:7H")[0][1], until=lambda m: m["view"]["phase"] == "game_over")
+
+        sleeping_until(http, clock, start + 2 * PAUSE)
+        advance(http, clock, PAUSE)
+        paused = table.wait(1, lambda m: m["view"]["next_deal"] is not None)
+        for seat in (1, 2):
+            table.players[seat].send({"type": "next_deal"})
+            table.players[0].state_where(lambda m, s=seat: s in ready(m))
+        sleeping_until(http, clock, start + 3 * PAUSE)
+        advance(http, clock, PAUSE)
+        ends_at = start + 2 * PAUSE + DEAL_PAUSE
+        sleeping_until(http, clock, ends_at)
+        advance(http, clock, ends_at - clock.now() - STEP)
+        still = room_version(http, table.room_id)
+        advance(http, clock, STEP)
+        second = table.wait(0, lambda m: m["view"]["game_number"] == 2 and m["view"]["phase"] != "needs_deal")
+    assert taken["view"]["to_act"] == [0] and taken["view"]["last_trick_winner"] == 0
+    assert held == taken["version"], "the autopilot played before the finished trick was shown its time"
+    assert led["view"]["trick"][0]["seat"] == 0 and led["version"] == taken["version"] + 1
+    assert over["view"]["last_game"]["winner"] == 0 and over["view"]["next_deal"] is None
+    assert paused["view"]["phase"] == "needs_deal" and paused["view"]["last_game"]["winner"] == 0
+    assert paused["view"]["next_deal"] == {"ready": [], "waiting": [0, 1, 2], "ends_at": ends_at}
+    assert still == paused["version"] and second["view"]["next_deal"] is None

@@ -162,7 +162,9 @@ class Transition(Generic[S]):
     - ``{"type": "deal_end", "number": n, "points": [...], "detail": {...}}`` when a deal is scored
       (``points`` per seat, per team, or chips won or lost per seat);
     - ``{"type": "chips", "seat": s, "delta": d, "reason": r}`` for every change of a chip stack
-      (chip games only; ``delta`` < 0 puts chips into the pot).
+      (chip games only; ``delta`` < 0 puts chips into the pot);
+    - ``{"type": "trick", "number": n, "winner": seat, "cards": [...], ...}`` when a trick is
+      complete (trick-taking games; the room then holds back a bot's next card for a moment).
     """
 
     state: S

@@ -1,9 +1,33 @@
-"""Turn timers: when each awaited decision became due, its deadline, and the decisions a seat missed."""
+"""Time as a room reads it (the clock, which tests replace), and turn timers: when each awaited
+decision became due, its deadline, and the decisions a seat missed."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+
+
+class Clock:
+    """The time a room reads and the waits it makes. Every pause, timer and deadline of a room goes
+    through its clock, so that a test can hand it one that it moves forward by hand."""
+
+    def now(self) -> float:
+        """Seconds since the epoch."""
+        return time.time()
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(max(0.0, seconds))
+
+    async def wait(self, event: asyncio.Event, seconds: float) -> None:
+        """Until ``event`` is set or ``seconds`` have passed, whichever comes first."""
+        waits = [asyncio.ensure_future(event.wait()), asyncio.ensure_future(self.sleep(seconds))]
+        try:
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in waits:
+                task.cancel()
 
 
 @dataclass

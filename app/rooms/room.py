@@ -10,10 +10,8 @@ its write has committed, and a write that fails leaves the room exactly as it wa
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
-import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC
 from typing import Any
@@ -74,10 +72,12 @@ class Room:
                  turn_seconds: int = 0, room_options: JSON | None = None) -> None:
         self.id = room_id
         self.room_options = room_options or {"turn_seconds": turn_seconds}
-        self.clock = TurnClock(seconds=turn_seconds, missed_limit=timing.missed_limit)
+        self.clock = timing.clock
+        self.turns = TurnClock(seconds=turn_seconds, missed_limit=timing.missed_limit)
         self.applied: dict[tuple[int, str], int] = {}
         self.drafts: dict[int, list[list[str]]] = {}
         self.deal_pause: DealPause | None = None
+        self.trick_shown_until = 0.0
         self._pause_changed = asyncio.Event()
         self._timer_task: asyncio.Task[None] | None = None
         self._grace_tasks: dict[int, asyncio.Task[None]] = {}
@@ -134,7 +134,7 @@ class Room:
         """What the ``state`` message of every connection has in common."""
         pause = self.deal_pause
         return {"version": self.version, "room": self.public_json(), "fairness": self._fairness(),
-                "deadlines": self.clock.deadlines(),
+                "deadlines": self.turns.deadlines(),
                 "next_deal": None if pause is None else pause.to_json(self._people_present())}
 
     def state_message(self, seat: int | None, shared: JSON) -> str:
@@ -215,7 +215,7 @@ class Room:
 
     async def _grace_then_autopilot(self, seat: int) -> None:
         """A dropped player keeps his seat for the grace period; then the bot plays for him."""
-        await asyncio.sleep(self.timing.grace_period)
+        await self.clock.sleep(self.timing.grace_period)
         self._grace_tasks.pop(seat, None)
         if self.state is not None and self.status == "playing":
             self._autopilot(seat, True)
@@ -226,7 +226,7 @@ class Room:
         occupant = self.seats[seat]
         if occupant is not None and occupant.bot is None and occupant.autopilot != on:
             occupant.autopilot = on
-            self.clock.acted(seat)
+            self.turns.acted(seat)
 
     async def sit(self, conn: Connection, seat: int, buy_in: int | None = None) -> None:
         """Take a seat, or take one's own seat back from the autopilot. At a chip table ``buy_in``
@@ -395,7 +395,7 @@ class Room:
         for action in actions:
             state = replay_step(self.engine, state, action.seat, action.action, cards)
             self.state = state
-            self.clock.update(self._awaited(), action.at.replace(tzinfo=UTC).timestamp())
+            self.turns.update(self._awaited(), action.at.replace(tzinfo=UTC).timestamp())
             if action.ref is not None and action.seat is not None:
                 self.applied[action.seat, action.ref] = action.seq
         self.state, self.match_id, self.status = state, match.id, "playing"
@@ -413,7 +413,7 @@ class Room:
 
             def back_in_seat() -> None:
                 self._autopilot(seat, False)
-                self.clock.acted(seat)
+                self.turns.acted(seat)
             await self._apply(seat, raw, ref, back_in_seat)
         self.schedule()
 
@@ -426,7 +426,13 @@ class Room:
         record = StepRecord(self.match_id or "")
         self._log(record, seat, self.engine.action_to_json(action), ref, autopilot)
         state = self._absorb(transition, record)
-        await self._store_then_commit(state, record, also)
+        completes_trick = any(event["type"] == "trick" for event in transition.events)
+
+        def with_trick_shown() -> None:
+            also()
+            if completes_trick:
+                self.trick_shown_until = self.clock.now() + self.timing.auto_pause
+        await self._store_then_commit(state, record, with_trick_shown)
 
     async def hint(self, conn: Connection) -> None:
         """Send this connection alone what the ``strong`` bot would do in its seat now."""
@@ -600,8 +606,8 @@ class Room:
         self.seq += len(record.actions)
         self.deals += len(record.deals)
         self.version += 1
-        self.clock.update(self._awaited(), time.time())
-        self.drafts = {seat: draft for seat, draft in self.drafts.items() if seat in self.clock.due_since}
+        self.turns.update(self._awaited(), self.clock.now())
+        self.drafts = {seat: draft for seat, draft in self.drafts.items() if seat in self.turns.due_since}
         self._update_deal_pause()
         self._prepare_deal()
         if record.result is not None:
@@ -629,17 +635,16 @@ class Room:
         if not between:
             self.deal_pause = None
         elif self.deal_pause is None:
-            self.deal_pause = DealPause(ends_at=time.time() + self.timing.deal_pause)
+            self.deal_pause = DealPause(ends_at=self.clock.now() + self.timing.deal_pause)
 
     async def _deal_pause_over(self) -> None:
         """Wait until every player present has asked for the next deal, or the pause's time is up."""
         while (pause := self.deal_pause) is not None and not set(self._people_present()) <= pause.ready:
-            left = pause.ends_at - time.time()
+            left = pause.ends_at - self.clock.now()
             if left <= 0:
                 return
             self._pause_changed.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._pause_changed.wait(), left)
+            await self.clock.wait(self._pause_changed, left)
 
     def _has_auto_step(self) -> bool:
         if self.state is None or self.engine.outcome(self.state) is not None:
@@ -660,9 +665,9 @@ class Room:
             level = occupant.bot_level if occupant is not None else None
             if level is not None and seat not in self._bot_tasks:
                 self._bot_tasks[seat] = asyncio.create_task(self._bot_turn(seat, level))
-        deadlines = [self.clock.deadline(seat) for seat in self._awaited_people()]
+        deadlines = [self.turns.deadline(seat) for seat in self._awaited_people()]
         if self._timer_task is None and any(deadlines):
-            wait = min(d for d in deadlines if d is not None) - time.time()
+            wait = min(d for d in deadlines if d is not None) - self.clock.now()
             self._timer_task = asyncio.create_task(self._timer_after(max(0.0, wait)))
 
     def _awaited(self) -> tuple[int, ...]:
@@ -687,9 +692,10 @@ class Room:
     async def _time_out(self, delay: float) -> None:
         """When a person's time is up the strong bot makes that decision for him; after too many
         in a row it keeps playing for him until he takes the seat back."""
-        await asyncio.sleep(delay)
+        await self.clock.sleep(delay)
+        await self._trick_shown()
         async with self.lock:
-            for seat in self.clock.expired(time.time(), self._awaited_people()):
+            for seat in self.turns.expired(self.clock.now(), self._awaited_people()):
                 view = self.seat_view(seat)
                 legal = self.engine.legal_actions(self.state, seat)
                 action = await self.bots.choose("strong", view, legal)
@@ -714,7 +720,7 @@ class Room:
         """What a timed-out decision changes besides the game: one more miss for the seat, and past
         the limit the bot holds it."""
         def count() -> None:
-            if self.clock.timed_out(seat):
+            if self.turns.timed_out(seat):
                 self._autopilot(seat, True)
         return count
 
@@ -726,7 +732,8 @@ class Room:
         self.schedule()
 
     async def _bot_acts(self, seat: int, level: str) -> None:
-        await asyncio.sleep(self.timing.bot_delay)
+        await self.clock.sleep(self.timing.bot_delay)
+        await self._trick_shown()
         async with self.lock:
             occupant = self.seats[seat]
             if (self.state is not None and seat in self._awaited() and occupant is not None
@@ -736,6 +743,11 @@ class Room:
                 action = await self.bots.choose(level, view, legal)
                 await self._apply(seat, action, None, autopilot=occupant.bot is None)
 
+    async def _trick_shown(self) -> None:
+        """A completed trick stays on the table for ``timing.auto_pause`` before a bot or the
+        autopilot plays to the next one (a person may play at once)."""
+        await self.clock.sleep(self.trick_shown_until - self.clock.now())
+
     async def _auto_after(self, delay: float) -> None:
         try:
             await self._background("an automatic step", self._auto_when_due(delay))
@@ -744,7 +756,7 @@ class Room:
         self.schedule()
 
     async def _auto_when_due(self, delay: float) -> None:
-        await asyncio.sleep(delay)
+        await self.clock.sleep(delay)
         await self._deal_pause_over()
         await self._seeds_or_timeout()
         async with self.lock:
@@ -758,16 +770,15 @@ class Room:
         try:
             await work
         except StepNotStored:
-            await asyncio.sleep(self.timing.retry_pause)
+            await self.clock.sleep(self.timing.retry_pause)
         except Exception:
             log.exception("room %s: %s failed", self.id, what)
-            await asyncio.sleep(self.timing.retry_pause)
+            await self.clock.sleep(self.timing.retry_pause)
 
     async def _seeds_or_timeout(self) -> None:
         pending = self.dealer.seeds.get(self.deals + 1)
         if pending is not None and self.state is not None and self.engine.needs_deck(self.state):
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(pending.ready.wait(), self.timing.seed_wait)
+            await self.clock.wait(pending.ready, self.timing.seed_wait)
 
     async def _auto_step(self) -> None:
         record = StepRecord(self.match_id or "")

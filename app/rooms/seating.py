@@ -9,6 +9,7 @@ import orjson
 
 from app.games.base import JSON, Rejection
 from app.games.cards import Card, card_texts, parse_cards
+from app.rooms.clock import Clock
 
 
 class RoomError(Rejection):
@@ -86,11 +87,12 @@ class ChipRules:
 
 @dataclass
 class Timing:
-    """Seconds: the pause before an automatic step and before a bot acts; how long a dropped player
-    keeps his seat before the bot plays for him; missed decisions in a row before it does; the pause
-    before a step nobody waits for (an automatic step, a bot's move, a timeout) is tried again after
-    the database did not take it; how long a finished deal's result stays before the next deal when
-    not every player present has asked for it (``next_deal``)."""
+    """Seconds: the pause before an automatic step (also how long a completed trick stays before a
+    bot or the autopilot plays to the next) and before a bot acts; how long a dropped player keeps
+    his seat before the bot plays for him; missed decisions in a row before it does; the pause before
+    a step nobody waits for (an automatic step, a bot's move, a timeout) is tried again after the
+    database did not take it; how long a finished deal's result stays before the next deal when not
+    every player present has asked for it (``next_deal``). ``clock`` measures them all."""
 
     auto_pause: float = 0.0
     bot_delay: float = 0.0
@@ -99,6 +101,7 @@ class Timing:
     seed_wait: float = 0.0
     retry_pause: float = 1.0
     deal_pause: float = 0.0
+    clock: Clock = field(default_factory=Clock)
 
 
 @dataclass
