@@ -38,22 +38,31 @@ function statsTable(stats) {
         stats[game][key] === null || stats[game][key] === undefined ? "\u2014" : String(stats[game][key]))))))), "Statistics table");
 }
 
-function ratingsTable(ratings) {
+/** What a rating means, in words: for the player himself, or for someone looking at his profile. */
+function ratingMeaning(mine) {
+  return mine
+    ? "Your rating grows as you win rated matches; it is cautious while you have played few."
+    : "A player's rating grows as they win rated matches; it is cautious while they have played few.";
+}
+
+function ratingsTable(ratings, mine) {
   const games = Object.keys(ratings);
   if (!games.length) {
     return h("p", { class: "muted", id: "profile-ratings" },
       "No rating yet: a match is rated when every person at the table has a claimed account.");
   }
-  return scrollBox(h("table", { class: "scores", id: "profile-ratings" },
-    h("caption", {}, "Ratings (rating = \u03bc \u2212 3\u03c3, a cautious estimate)"),
-    h("thead", {}, h("tr", {}, ["Game", "Rating", "\u03bc (mu)", "\u03c3 (sigma)", "Rated matches", "Updated"]
-      .map((label) => h("th", { scope: "col" }, label)))),
-    h("tbody", {}, games.map((game) => {
-      const rating = ratings[game];
-      return h("tr", { dataset: { game } }, h("th", { scope: "row" }, gameTitle(game)),
-        h("td", { class: "ordinal" }, fixed(rating.ordinal)), h("td", {}, fixed(rating.mu)), h("td", {}, fixed(rating.sigma)),
-        h("td", {}, String(rating.matches)), h("td", {}, formatDate(rating.updated_at)));
-    }))), "Ratings table");
+  return h("div", {},
+    h("p", { class: "muted", id: "rating-meaning" }, ratingMeaning(mine)),
+    scrollBox(h("table", { class: "scores", id: "profile-ratings" },
+      h("caption", {}, "Rating per game"),
+      h("thead", {}, h("tr", {}, ["Game", "Rating", "Rated matches", "Last rated"]
+        .map((label) => h("th", { scope: "col" }, label)))),
+      h("tbody", {}, games.map((game) => {
+        const rating = ratings[game];
+        return h("tr", { dataset: { game } }, h("th", { scope: "row" }, gameTitle(game)),
+          h("td", { class: "ordinal" }, fixed(rating.ordinal)),
+          h("td", {}, String(rating.matches)), h("td", {}, formatDate(rating.updated_at)));
+      }))), "Ratings table"));
 }
 
 /** A line of the rating (ordinal) after each rated match, oldest on the left; points are labelled. */
@@ -93,11 +102,11 @@ function ratingChart(game, points) {
 function historyTable(game, points) {
   return scrollBox(h("table", { class: "scores rating-history", dataset: { game } },
     h("caption", {}, `${gameTitle(game)}: rating after each rated match, newest first`),
-    h("thead", {}, h("tr", {}, ["Finished", "Match", "Rating", "\u03bc", "\u03c3"].map((label) => h("th", { scope: "col" }, label)))),
+    h("thead", {}, h("tr", {}, ["Finished", "Match", "Rating"].map((label) => h("th", { scope: "col" }, label)))),
     h("tbody", {}, [...points].reverse().map((point) => h("tr", {},
       h("td", {}, formatDate(point.at)),
       h("td", {}, h("a", { href: `#/match/${encodeURIComponent(point.match_id)}` }, "the match")),
-      h("td", {}, fixed(point.ordinal)), h("td", {}, fixed(point.mu)), h("td", {}, fixed(point.sigma)))))), `${gameTitle(game)} rating history`);
+      h("td", {}, fixed(point.ordinal)))))), `${gameTitle(game)} rating history`);
 }
 
 function ratingHistory(history) {
@@ -136,7 +145,7 @@ export function showProfile(main, playerId) {
       h("p", {}, h("a", { href: `#/history/${encodeURIComponent(player.id)}`, id: "profile-matches" }, `${player.name}'s matches`),
         " \u00b7 ", h("a", { href: "#/leaderboard" }, "Leaderboard")),
       h("section", { class: "card-panel", "aria-labelledby": "stats-heading" }, h("h2", { id: "stats-heading" }, "Statistics"), statsTable(player.stats || {})),
-      h("section", { class: "card-panel", "aria-labelledby": "ratings-heading" }, h("h2", { id: "ratings-heading" }, "Ratings"), ratingsTable(player.ratings || {})),
+      h("section", { class: "card-panel", "aria-labelledby": "ratings-heading" }, h("h2", { id: "ratings-heading" }, "Ratings"), ratingsTable(player.ratings || {}, mine)),
       h("section", { class: "card-panel", "aria-labelledby": "history-heading" }, h("h2", { id: "history-heading" }, "Rating history"), ratingHistory(player.rating_history || [])));
   }).catch((error) => {
     clear(box);

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -302,12 +303,17 @@ def test_profile_and_leaderboard(page: Page, server: LiveServer, world: dict[str
     rating = profile["ratings"]["hazari"]
     expect(page.locator("#profile-ratings tr[data-game='hazari'] .ordinal")).to_have_text(
         f"{rating['ordinal']:.2f}")
+    expect(page.locator("#rating-meaning")).to_have_text(
+        "Your rating grows as you win rated matches; it is cautious while you have played few.")
+    page.get_by_text("The figures as a table").click()
+    words = page.locator("#profile").inner_text()
+    technical = re.findall(r"[\u03bc\u03c3=]|\b(?:mu|sigma|ordinal)\b", words, re.IGNORECASE)
+    assert not technical, f"the profile shows {technical}: {words}"
     chart = page.locator("svg.rating-chart[data-game='hazari']")
     expect(chart).to_have_attribute("aria-label", f"Hazari rating after each of 1 rated match: from "
                                     f"{rating['ordinal']:.2f} to {rating['ordinal']:.2f}")
     expect(chart.locator("circle")).to_have_count(1)
     expect(page.locator(".rating-history[data-game='hazari'] tbody tr")).to_have_count(1)
-    page.get_by_text("The figures as a table").click()
     expect(page.locator(".rating-history tbody tr a")).to_have_attribute("href", f"#/match/{world['rated']}")
     shoot(page, "profile")
     page.get_by_role("link", name="Asha's matches").click()
