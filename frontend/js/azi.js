@@ -219,7 +219,10 @@ function phaseLine(ctx) {
     case "play": return `${deal}: trick ${view.tricks.length + 1}, ${ctx.object(view.to_act[0])} to play`;
     case "azi_buy_in": return `${deal}: Azi! The pot is carried over`;
     case "game_over": return view.last_game ? `${ctx.name(view.last_game.winner)} ${view.last_game.winner === ctx.mySeat ? "win" : "wins"} the pot of ${view.last_game.pot}` : "Game over";
-    case "needs_deal": return view.redeal ? "The Azi re-deal comes next" : "The next game is being dealt";
+    case "needs_deal":
+      if (view.redeal) return "The Azi re-deal comes next";
+      return view.last_game ? `Game ${view.last_game.number}: ${ctx.name(view.last_game.winner)} won the pot of ${view.last_game.pot}; the next game comes`
+        : "The next game is being dealt";
     case "match_over": return "The session is over";
     default: return view.phase;
   }
@@ -252,7 +255,8 @@ function seatExtras(ctx, seat) {
   if (view.tricks_won[seat]) parts.push(h("span", { class: "badge" }, `${view.tricks_won[seat]} trick${view.tricks_won[seat] > 1 ? "s" : ""}`));
   if (seat !== ctx.mySeat && view.cards_held[seat]) parts.push(cardBacks(view.cards_held[seat]));
   if (view.exposed_seat === seat && view.exposed_card) parts.push(h("span", { class: "muted" }, `turned up ${cardShort(view.exposed_card)}`));
-  if (view.phase === "game_over" && view.last_game) parts.push(h("span", { class: "net" }, signed(view.last_game.net[seat])));
+  const gameShown = view.phase === "game_over" || (view.phase === "needs_deal" && !view.redeal);
+  if (gameShown && view.last_game) parts.push(h("span", { class: "net" }, signed(view.last_game.net[seat])));
   return parts;
 }
 

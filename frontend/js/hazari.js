@@ -295,13 +295,14 @@ function dock(ctx) {
   return null;
 }
 
-function roundsTable(ctx, rounds, caption) {
+function roundsTable(ctx, rounds, caption, id = null) {
   if (!rounds.length) return null;
-  return scrollBox(h("table", { class: "rounds" },
+  return scrollBox(h("table", { class: "rounds", id },
     h("caption", {}, caption),
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Round"), h("th", { scope: "col" }, "Groups shown, in order"),
       h("th", { scope: "col" }, "Winner"))),
-    h("tbody", {}, rounds.map((round) => h("tr", { dataset: { round: String(round.number) } },
+    h("tbody", {}, rounds.map((round) => h("tr", {
+      dataset: { round: String(round.number), winner: String(round.winner), points: String(round.points) } },
       h("th", { scope: "row" }, String(round.number)),
       h("td", {}, h("ul", { class: "plays" }, round.plays.map((play) => h("li", {
         class: play.seat === round.winner ? "winner" : "",
@@ -311,19 +312,37 @@ function roundsTable(ctx, rounds, caption) {
       h("td", { class: "round-winner" }, `${ctx.name(round.winner)} (+${round.points})`))))), caption);
 }
 
+/** Each seat's match total with the points of the rounds shown so far (a deal is scored with its
+ * fourth round, HZ-8, so the totals move as each round is revealed). */
+function runningTotals(view) {
+  const showing = view.phase === "showing";
+  return view.scores.map((score, seat) => score + (showing ? view.deal_points[seat] : 0));
+}
+
+/** The deal of the view as a row of the score table until the history has it: its points so far
+ * while its rounds are shown, then its points once scored. */
+function currentDeal(view, deals) {
+  if (view.phase === "showing" && view.rounds.length) return { label: `${view.deal} (so far)`, points: view.deal_points };
+  const listed = deals.some((deal) => deal.number === view.deal);
+  if (view.rounds.length === 4 && view.last_deal_points && !listed) return { label: String(view.deal), points: view.last_deal_points };
+  return null;
+}
+
 function scoreTable(ctx) {
   const view = ctx.view;
   const seats = view.scores.map((_, seat) => seat);
   const deals = ctx.dealResults();
+  const current = currentDeal(view, deals);
+  const rows = [...deals.map((deal) => ({ label: String(deal.number), points: deal.points })), ...(current ? [current] : [])];
   return scrollBox(h("table", { class: "scores", id: "hz-scores" },
     h("caption", {}, `Scores (match to ${view.options.target})`),
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Deal"),
       seats.map((seat) => h("th", { scope: "col" }, ctx.name(seat))))),
     h("tbody", {},
-      deals.map((deal) => h("tr", {}, h("th", { scope: "row" }, String(deal.number)),
-        deal.points.map((points) => h("td", {}, String(points))))),
+      rows.map((row) => h("tr", {}, h("th", { scope: "row" }, row.label),
+        row.points.map((points) => h("td", {}, String(points))))),
       h("tr", { class: "total" }, h("th", { scope: "row" }, "Total"),
-        view.scores.map((score) => h("td", {}, String(score)))))), "Scores");
+        runningTotals(view).map((total, seat) => h("td", { dataset: { seat: String(seat) } }, String(total)))))), "Scores");
 }
 
 function rememberDeal(ctx) {
@@ -340,7 +359,7 @@ function panel(ctx) {
   if (view.rounds.length) {
     const scored = view.rounds.length === 4;
     const caption = scored ? `Deal ${view.deal}: all four rounds` : `Deal ${view.deal}: round ${view.rounds.length} of 4`;
-    parts.push(roundsTable(ctx, view.rounds, caption));
+    parts.push(roundsTable(ctx, view.rounds, caption, "hz-rounds"));
   }
   if (view.rounds.length === 4 && view.last_deal_points) {
     parts.push(h("p", { class: "deal-result", id: "hz-deal-result" }, `Deal ${view.deal} points: `,
@@ -377,7 +396,7 @@ function centre(ctx) {
 
 function seatExtras(ctx, seat) {
   const view = ctx.view;
-  const parts = [h("span", { class: "score" }, `${view.scores[seat]} pts`)];
+  const parts = [h("span", { class: "score" }, `${runningTotals(view)[seat]} pts`)];
   if (view.phase === "arranging") parts.push(h("span", { class: view.up[seat] ? "badge ok" : "badge" }, view.up[seat] ? "up \u2714" : "arranging"));
   const round = view.rounds[view.rounds.length - 1];
   const play = round ? round.plays.find((p) => p.seat === seat) : null;

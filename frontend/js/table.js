@@ -309,7 +309,7 @@ class TableController {
     const parts = [];
     const mine = ctx.mySeat !== null ? message.room.seats[ctx.mySeat] : null;
     if (playing && mine && mine.autopilot) parts.push(this.takeBackControl(ctx.mySeat));
-    if (playing && message.view.deadline && ctx.mySeat !== null && message.view.to_act.includes(ctx.mySeat)) {
+    if (playing && message.view.deadline && mine && !mine.autopilot && message.view.to_act.includes(ctx.mySeat)) {
       parts.push(countdown(message.view.deadline, "dock-timer", "time left for your decision", "Time left: "));
     }
     if (playing && ctx.mySeat !== null) parts.push(guideBox(message.room.game, message.view.phase, ctx.ui, ctx.rerender));
@@ -378,9 +378,10 @@ class TableController {
     if (!pause || ctx.mySeat === null) return null;
     const ready = pause.ready.includes(ctx.mySeat);
     return h("div", { class: "next-deal", role: "group", "aria-label": "Next deal" },
-      h("button", { type: "button", id: "next-deal", disabled: ready,
-        onclick: () => this.send({ type: "next_deal" }) }, "Next deal"),
-      ready ? h("span", { class: "muted" }, " Waiting for the other players\u2026") : null);
+      h("button", { type: "button", id: "next-deal", class: ready ? "" : "primary", disabled: ready,
+        dataset: { focus: "next-deal" }, onclick: () => this.send({ type: "next_deal" }) }, "Next deal"),
+      ready ? h("span", { class: "muted" }, "Waiting for the other players\u2026") : null,
+      countdown(pause.ends_at, "next-deal-timer muted", "time until the next deal comes by itself", "Comes by itself in "));
   }
 
   finishedBanner(message, ctx) {
@@ -415,8 +416,9 @@ class TableController {
     if (entry.player_id && entry.player_id === message.room.owner) badges.push(h("span", { class: "badge" }, "owner"));
     if (toAct) badges.push(h("span", { class: "badge turn" }, mine ? "your turn" : "to play"));
     if (entry.autopilot) badges.push(h("span", { class: "badge autopilot" }, "autopilot"));
+    // A bot, and the autopilot playing for a person, acts without waiting: no countdown for it.
     const deadline = message.view.deadlines ? message.view.deadlines[String(seat)] : null;
-    if (toAct && deadline) {
+    if (toAct && deadline && !entry.bot && !entry.autopilot) {
       badges.push(countdown(deadline, "badge timer", "time left"));
     }
     const body = [];

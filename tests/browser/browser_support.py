@@ -88,6 +88,18 @@ def assert_no_sideways_scroll(page: Page, name: str) -> None:
     assert width <= NARROWEST, f"{name}: the page is {width} px wide on a {NARROWEST} px screen"
 
 
+def in_view(page: Page, selector: str, what: str, size: str) -> None:
+    """The element's whole box lies inside the viewport, the page being at its top (measured in one
+    step of the page, so that a redraw in between cannot lose the element)."""
+    box = page.evaluate("""s => { const node = document.querySelector(s); if (!node) return null;
+      const r = node.getBoundingClientRect(); return {x: r.x, y: r.y, width: r.width, height: r.height,
+      right: window.innerWidth, bottom: window.innerHeight}; }""", selector)
+    assert box and box["width"] > 0 and box["height"] > 0, f"{what} is not shown ({size})"
+    assert box["x"] >= 0 and box["y"] >= 0, f"{what} starts outside the screen at {size}: {box}"
+    assert box["x"] + box["width"] <= box["right"] + 0.5, f"{what} is cut at the right at {size}: {box}"
+    assert box["y"] + box["height"] <= box["bottom"] + 0.5, f"{what} is below the fold at {size}: {box}"
+
+
 def open_lobby(page: Page, server: LiveServer, name: str) -> dict[str, Any]:
     """Opens the lobby, chooses a name; returns the guest saved in localStorage."""
     page.goto(f"{server.base}/")

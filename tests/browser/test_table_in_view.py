@@ -10,6 +10,7 @@ from azi_support import azi_deck_for
 from browser_support import (
     SHOTS,
     add_bots,
+    in_view,
     laid_out,
     seated_in_new_room,
     serious_violations,
@@ -52,18 +53,6 @@ def sit_and_start(page: Page, server: LiveServer, game: str, options: dict[str, 
     seated_in_new_room(page, server, "Vera", game, {**options, "turn_seconds": 0})
     add_bots(page, bots)
     start(page)
-
-
-def in_view(page: Page, selector: str, what: str, size: str) -> None:
-    """The element's whole box lies inside the viewport, the page being at its top (measured in one
-    step of the page, so that a redraw in between cannot lose the element)."""
-    box = page.evaluate("""s => { const node = document.querySelector(s); if (!node) return null;
-      const r = node.getBoundingClientRect(); return {x: r.x, y: r.y, width: r.width, height: r.height,
-      right: window.innerWidth, bottom: window.innerHeight}; }""", selector)
-    assert box and box["width"] > 0 and box["height"] > 0, f"{what} is not shown ({size})"
-    assert box["x"] >= 0 and box["y"] >= 0, f"{what} starts outside the screen at {size}: {box}"
-    assert box["x"] + box["width"] <= box["right"] + 0.5, f"{what} is cut at the right at {size}: {box}"
-    assert box["y"] + box["height"] <= box["bottom"] + 0.5, f"{what} is below the fold at {size}: {box}"
 
 
 def check_every_size(page: Page, name: str, control: str) -> None:
