@@ -22,6 +22,7 @@ STATUS_MEANINGS = {
     413: "the body is larger than the server takes (`CARDROOM_MAX_BODY_BYTES`)",
     422: "the body or a parameter does not have the documented form",
     429: "too many requests from this address; `Retry-After` gives the seconds to wait",
+    503: "the server cannot take this now",
 }
 METHODS = ("DELETE", "GET", "HEAD", "PATCH", "POST", "PUT")
 RETRY_AFTER = {"Retry-After": {"description": "seconds to wait before trying again",

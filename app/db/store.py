@@ -4,6 +4,7 @@ its transaction with other rooms' steps (:class:`StepWriter`)."""
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import hashlib
 import logging
 import secrets
@@ -11,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Table, bindparam, delete, exists, func, insert, or_, select, update
+from sqlalchemy import Table, bindparam, delete, exists, func, insert, literal, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
@@ -19,6 +20,7 @@ from app.db import models, postgres_rows
 from app.db.finish import record_finish, with_autopilot_decisions
 from app.db.stats import player_stats
 from app.games.base import Rejection
+from app.metrics import StepWrites
 
 BANK = "bank"
 DEALS, ACTIONS, CHIP_TRANSFERS = (models.Base.metadata.tables[name]
@@ -144,7 +146,8 @@ class StepWriter:
         written = asyncio.get_running_loop().create_future()
         self._queue.append((step, written))
         if len(self._tasks) < self.lanes:
-            task = asyncio.create_task(self._drain())
+            # A lane writes the steps of any rooms: its lines name none of them.
+            task = asyncio.create_task(self._drain(), context=contextvars.Context())
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
         await written
@@ -183,13 +186,14 @@ class StepWriter:
     async def _transaction(self, steps: list[StepRecord]) -> None:
         rows = StepRows.of(steps)
         finished = [(step.match_id, step.result) for step in steps if step.result is not None]
-        if self.postgres and not finished:
-            await postgres_rows.execute(self.engine, rows.postgres_statements())
-            return
-        async with self.sessions.begin() as session:
-            await rows.write(session)
-            for match_id, result in finished:
-                await _finish_match(session, match_id, result)
+        with StepWrites(len(steps)):
+            if self.postgres and not finished:
+                await postgres_rows.execute(self.engine, rows.postgres_statements())
+                return
+            async with self.sessions.begin() as session:
+                await rows.write(session)
+                for match_id, result in finished:
+                    await _finish_match(session, match_id, result)
 
 
 def _overdraw_refusal(error: Exception) -> ChipsRefused | None:
@@ -331,6 +335,11 @@ class Store:
 
     async def record_step(self, step: StepRecord) -> None:
         await self.steps.write(step)
+
+    async def ping(self) -> None:
+        """A ``select 1``: raises when the database does not answer."""
+        async with self.sessions() as session:
+            await session.execute(select(literal(1)))
 
 
 def _transfer(source: str, target: str, amount: int, kind: str, match_id: str | None = None,

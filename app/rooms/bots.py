@@ -19,6 +19,7 @@ from functools import cache
 from app.bots.base import Bot
 from app.bots.registry import make_bot
 from app.games.base import JSON
+from app.metrics import bot_decisions
 
 BOT_PROCESSES = 1
 PR_SET_PDEATHSIG = 1
@@ -77,4 +78,7 @@ class BotSeats:
     async def choose(self, level: str, view: JSON, legal: list[JSON]) -> JSON:
         seed = self.rng.getrandbits(64)
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(executor(), decide, self.game, level, view, legal, seed)
+        started = time.perf_counter()
+        action = await loop.run_in_executor(executor(), decide, self.game, level, view, legal, seed)
+        bot_decisions(self.game, level).observe(time.perf_counter() - started)
+        return action
