@@ -40,11 +40,10 @@ class DrainingServer(uvicorn.Server):
         self.signal, self.until = sig, time.monotonic() + self.seconds
 
     async def on_tick(self, counter: int) -> bool:
-        if self.until is not None:
-            if not self.announced:
-                self.announced = True
-                log.info("draining: not ready for %g s, then shutting down", self.seconds)
-            if time.monotonic() >= self.until and self.signal is not None:
-                self.until = None
-                super().handle_exit(self.signal, None)
+        if self.drain.draining and not self.announced:
+            self.announced = True
+            log.info("draining: not ready from now on; shutting down in at most %g s", self.seconds)
+        if self.until is not None and time.monotonic() >= self.until and self.signal is not None:
+            self.until = None
+            super().handle_exit(self.signal, None)
         return await super().on_tick(counter)

@@ -179,6 +179,7 @@ async def _sign_in(conn: SocketConnection, store: Store, sockets: OpenSockets, t
     if player is None or conn.revoked:
         raise ClosingError(CLOSE_POLICY, "auth/bad_token", "that token belongs to no player")
     conn.player_id, conn.name = player.id, player.name
+    log.info("signed in")
 
 
 async def _authenticate(room: Room, conn: SocketConnection, sign_in: SignIn, token: str,
