@@ -16,9 +16,7 @@ import httpx2 as httpx
 import pytest
 from live import LiveClient, LiveServer, free_port
 from starlette.testclient import TestClient
-from test_hazari_protocol import deck_giving
-from test_recovery import call_up
-from test_secret_logs import connect_by_address
+from test_secret_logs import play_one_deal
 
 Line = dict[str, Any]
 DRAIN_SECONDS = "600"
@@ -34,27 +32,6 @@ def server(database_url: str, tmp_path: Path) -> Iterator[LiveServer]:
         yield live
     finally:
         live.stop()
-
-
-def play_a_match(server: LiveServer, players: list[LiveClient]) -> str:
-    """One deal of Hazari to a target it reaches; returns the room's id."""
-    room = server.post("/api/rooms", {"game": "hazari", "options": {
-        "target": 5, "decks": [deck_giving(0, dealer=0)], "first_dealer": 0}}, players[0].token)
-    for seat, player in enumerate(players):
-        if seat % 2:
-            connect_by_address(player, room["id"])
-        else:
-            player.connect(room["id"])
-        player.send({"type": "sit", "seat": seat})
-        player.state_where(lambda m, s=seat, p=player: m["room"]["seats"][s]["player_id"] == p.id)
-    players[0].send({"type": "start"})
-    for player in players:
-        call_up(player, 1)
-    players[0].state_where(lambda m: m["room"]["status"] == "finished")
-    for player in players:
-        player.close()
-    room_id: str = room["id"]
-    return room_id
 
 
 def until_answer(url: str, status: int) -> httpx.Response:
@@ -88,7 +65,9 @@ def read_lines(log: Path) -> list[Line]:
 
 def test_a_whole_session_logs_json_lines_with_their_ids_and_no_token(server: LiveServer) -> None:
     players = [LiveClient(server, f"Json {seat}") for seat in range(4)]
-    room_id = play_a_match(server, players)
+    room_id = play_one_deal(server, players, target=5)
+    for player in players:
+        player.close()
     match_id = server.get("/api/matches", player=players[0].id)["matches"][0]["id"]
     httpx.get(f"{server.base}/api/players/{players[0].id}?token={players[0].token}", timeout=10)
     httpx.get(f"{server.base}/api/rooms?a=1&access_token={players[1].token}", timeout=10)
