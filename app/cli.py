@@ -44,6 +44,7 @@ def serve(args: argparse.Namespace) -> int:
 
     from app.drain import Drain, DrainingServer
     from app.main import create_app
+    from app.rooms.bots import stop_workers
 
     settings = get_settings()
     tune_garbage_collector()
@@ -54,7 +55,7 @@ def serve(args: argparse.Namespace) -> int:
                             ws="websockets-sansio", loop="uvloop", http="httptools",
                             ws_per_message_deflate=False, ws_max_size=WS_MAX_SIZE, log_config=None,
                             log_level=settings.log_level)
-    server = DrainingServer(config, drain, settings.drain_seconds)
+    server = DrainingServer(config, drain, settings.drain_seconds, after_shutdown=stop_workers)
     with contextlib.suppress(KeyboardInterrupt):
         server.run()
     return 0 if server.started else 1

@@ -5,7 +5,9 @@ nobody new. The drain lasts ``CARDROOM_DRAIN_SECONDS``; a second signal ends it 
 from __future__ import annotations
 
 import logging
+import socket
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import FrameType
 
@@ -20,13 +22,17 @@ class Drain:
 
 
 class DrainingServer(uvicorn.Server):
-    """uvicorn's server, whose shutdown waits for the drain. The signal handler only sets fields (it
-    may interrupt anything, a log call included); the server's tick, ten times a second, acts on them."""
+    """uvicorn's server, whose shutdown waits for the drain and ends with ``after_shutdown`` (the
+    process is then ended by the signal it was given, with no chance to clean up). The signal handler
+    only sets fields (it may interrupt anything, a log call included); the server's tick, ten times a
+    second, acts on them."""
 
-    def __init__(self, config: uvicorn.Config, drain: Drain, seconds: float) -> None:
+    def __init__(self, config: uvicorn.Config, drain: Drain, seconds: float,
+                 after_shutdown: Callable[[], None]) -> None:
         super().__init__(config)
         self.drain = drain
         self.seconds = seconds
+        self.after_shutdown = after_shutdown
         self.signal: int | None = None
         self.until: float | None = None
         self.announced = False
@@ -38,6 +44,10 @@ class DrainingServer(uvicorn.Server):
             return
         self.drain.draining = True
         self.signal, self.until = sig, time.monotonic() + self.seconds
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().shutdown(sockets)
+        self.after_shutdown()
 
     async def on_tick(self, counter: int) -> bool:
         if self.drain.draining and not self.announced:

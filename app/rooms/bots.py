@@ -68,6 +68,16 @@ def executor() -> ProcessPoolExecutor:
     return _executor
 
 
+def stop_workers() -> None:
+    """End the bots' processes and free what they share with the server (the server is shutting
+    down; an exit by signal would leave the semaphores to multiprocessing's resource tracker, which
+    warns about them on standard error)."""
+    global _executor
+    if _executor is not None:
+        _executor.shutdown(wait=True, cancel_futures=True)
+        _executor = None
+
+
 class BotSeats:
     """The bots of one room."""
 
