@@ -76,10 +76,13 @@ def test_moves_through_the_socket_move_every_metric(monitored: tuple[TestClient,
         assert refused.receive_json()["code"] == "room/not_found"
     after = scrape_once_the_loop_was_timed(port, before)
 
-    assert value(playing, "cardroom_rooms", game="hazari", status="playing") == 1
-    assert value(before, "cardroom_rooms", game="hazari", status="playing") == 0
-    assert value(playing, "cardroom_sockets") == 4 and value(playing, "cardroom_players_connected") == 4
-    assert value(after, "cardroom_sockets") == 0 and value(after, "cardroom_players_connected") == 0
+    # The database may hold rooms of other tests, which the app restored when it started.
+    rooms = "cardroom_rooms"
+    assert value(playing, rooms, game="hazari", status="playing") == value(
+        before, rooms, game="hazari", status="playing") + 1
+    for gauge in ("cardroom_sockets", "cardroom_players_connected"):
+        assert value(playing, gauge) == value(before, gauge) + 4
+        assert value(after, gauge) == value(before, gauge)
 
     def grew(name: str, at_least: float = 1, **labels: str) -> bool:
         return value(after, name, **labels) - value(before, name, **labels) >= at_least
