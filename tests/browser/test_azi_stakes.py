@@ -71,9 +71,13 @@ def seats_taken(server: LiveServer, room_id: str) -> list[str]:
 
 
 def new_room(page: Page, server: LiveServer, name: str) -> tuple[dict[str, Any], str]:
-    """A new player in the lobby and an Azi room of his own (made through the API), open in the page."""
+    """A new player in the lobby and an Azi room of his own (made through the API), which the lobby
+    lists with its stake and buy-in range; then open in the page."""
     player = open_lobby(page, server, name)
     room = server.post("/api/rooms", {"game": "azi", "options": OPTIONS}, token=player["token"])
+    page.get_by_role("button", name="Refresh").click()
+    expect(page.locator(f"[data-room='{room['id']}'] .stakes")).to_have_text(
+        "Stake 10 chips \u00b7 buy-in 200 to 1,000 chips")
     page.goto(f"{server.base}/#/room/{room['id']}")
     expect(page.locator(".seat")).to_have_count(6)
     return player, str(room["id"])
