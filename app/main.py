@@ -49,7 +49,7 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True)
             store, Timing(auto_pause=settings.reveal_pause, bot_delay=settings.bot_delay,
                           grace_period=settings.grace_period, missed_limit=settings.missed_turns_limit,
                           seed_wait=settings.seed_wait, deal_pause=settings.deal_pause_seconds),
-            test_mode=settings.test_mode, bot_stack=settings.starting_chips,
+            test_mode=settings.test_mode,
             turn_seconds=settings.turn_seconds_public, arrange_seconds=settings.arrange_seconds_public,
             max_rooms_per_player=settings.max_rooms_per_player,
             max_connections_per_ip=settings.max_connections_per_ip,

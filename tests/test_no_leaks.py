@@ -66,7 +66,7 @@ class RecordingConnection(Connection):
 async def play_deals(game: str, url: str, deals: int, seed: int) -> tuple[int, list[str]]:
     engine = make_engine(url)
     store = Store(make_sessionmaker(engine))
-    manager = RoomManager(store, Timing(grace_period=3600), test_mode=True, bot_stack=1000,
+    manager = RoomManager(store, Timing(grace_period=3600), test_mode=True,
                           max_rooms_per_player=10_000)
     frames, leaks, played = 0, [], 0
     rng = random.Random(seed)
