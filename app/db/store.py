@@ -10,7 +10,7 @@ import logging
 import secrets
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import Table, bindparam, delete, exists, func, insert, literal, or_, select, update
 from sqlalchemy.exc import IntegrityError
@@ -103,6 +103,15 @@ class StepRecord:
     chips: list[ChipMove] = field(default_factory=list)
     grants: list[tuple[str, int]] = field(default_factory=list)
     result: dict[str, Any] | None = None
+
+
+class SeatRow(NamedTuple):
+    """Who holds a seat of a room before its match (``room_seats``), and the table stack the seat
+    brings at a chip table."""
+
+    player_id: str | None = None
+    bot: str | None = None
+    buy_in: int | None = None
 
 
 @dataclass
@@ -290,22 +299,23 @@ class Store:
             await session.flush()
             session.add_all(models.RoomSeat(room_id=room.id, seat=seat) for seat in range(seats))
 
-    async def save_room_seats(self, room_id: str, seats: list[tuple[str | None, str | None]],
-                              version: int, ante: int | None = None, smallest: int = 0) -> None:
-        """Store who holds each seat. At a chip table (``ante`` given) every player seated holds
-        its chip seat, each newcomer with at least ``ante`` chips and at least ``smallest`` (the
-        table's smallest buy-in): :class:`ChipSeatRefused` otherwise, and nothing changes."""
+    async def save_room_seats(self, room_id: str, seats: list[SeatRow], version: int,
+                              ante: int | None = None, smallest: int = 0) -> None:
+        """Store who holds each seat, with its buy-in. At a chip table (``ante`` given) every
+        player seated holds its chip seat, each newcomer with at least ``ante`` chips and at least
+        ``smallest`` (the table's smallest buy-in): :class:`ChipSeatRefused` otherwise, and nothing
+        changes."""
         async with self.sessions.begin() as session:
-            for seat, (player_id, bot) in enumerate(seats):
+            for seat, row in enumerate(seats):
                 await session.execute(
                     update(models.RoomSeat)
                     .where(models.RoomSeat.room_id == room_id, models.RoomSeat.seat == seat)
-                    .values(player_id=player_id, bot=bot))
+                    .values(player_id=row.player_id, bot=row.bot, buy_in=row.buy_in))
             await session.execute(
                 update(models.Room).where(models.Room.id == room_id).values(version=version))
             if ante is not None:
-                await _hold_chip_seats(session, room_id, [player for player, _ in seats if player], ante,
-                                       smallest)
+                await _hold_chip_seats(session, room_id, [row.player_id for row in seats if row.player_id],
+                                       ante, smallest)
 
     async def unfinished_rooms(self) -> list[SavedRoom]:
         """Every room not finished, with what it takes to rebuild it and its match."""

@@ -25,6 +25,7 @@ from app.db.store import (
     ChipMove,
     DealtDeck,
     LoggedAction,
+    SeatRow,
     StepRecord,
     Store,
     bot_account,
@@ -237,8 +238,8 @@ class Room:
 
     async def sit(self, conn: Connection, seat: int, buy_in: int | None = None) -> None:
         """Take a seat, or take one's own seat back from the autopilot. At a chip table ``buy_in``
-        is the table stack the player brings (by default the table's maximum, or the whole wallet
-        when it holds less)."""
+        is the table stack the player brings (by default the one he chose for the seat he moves
+        from, else the table's maximum, or the whole wallet when it holds less)."""
         player_id = self._require_player(conn)
         async with self.lock:
             if not 0 <= seat < len(self.seats):
@@ -289,20 +290,23 @@ class Room:
             if self.seats[seat] is not None:
                 raise RoomError(f"seat {seat} is taken", code="room/seat_taken")
             self._require_not_started("add a bot")
-            await self._change_seats(
-                lambda seats: seats.__setitem__(seat, Occupant.for_bot(seat, level)))
+            bot = Occupant.for_bot(seat, level, self.chips.max_buy_in if self.chips.enabled else None)
+            await self._change_seats(lambda seats: seats.__setitem__(seat, bot))
 
     def _move(self, seats: list[Occupant | None], player_id: str, name: str | None, seat: int,
               buy_in: int | None = None) -> None:
         old = self.seat_of(player_id)
         if old is not None:
+            kept = seats[old]
             seats[old] = None
+            if buy_in is None and kept is not None:
+                buy_in = kept.buy_in
         seats[seat] = Occupant(player_id, name or "player", buy_in=buy_in)
 
     async def _change_seats(self, change: Callable[[list[Occupant | None]], None]) -> None:
         seats = list(self.seats)
         change(seats)
-        stored = [(o.player_id, o.bot) if o else (None, None) for o in seats]
+        stored = [SeatRow(o.player_id, o.bot, o.buy_in) if o else SeatRow() for o in seats]
 
         def seat() -> None:
             self.seats = seats
@@ -375,19 +379,18 @@ class Room:
         return bot_account(match_id, seat)
 
     async def _stacks(self, occupants: list[Occupant], record: StepRecord) -> tuple[int, ...] | None:
-        """Chip games play on each player's balance, up to his buy-in; a bot brings the starting
-        chips, granted to it."""
+        """Chip games play on each player's balance, up to his buy-in (by default the table's
+        largest); a bot brings its buy-in, granted to it."""
         if not self.chips.enabled:
             return None
         stacks = []
         for seat, occupant in enumerate(occupants):
+            buy_in = occupant.buy_in or self.chips.max_buy_in
             if occupant.player_id is None:
-                record.grants.append((bot_account(record.match_id, seat), self.chips.bot_stack))
-                stacks.append(self.chips.bot_stack)
+                record.grants.append((bot_account(record.match_id, seat), buy_in))
+                stacks.append(buy_in)
             else:
-                wallet = await self.store.chips(occupant.player_id)
-                limit = occupant.buy_in or self.chips.max_buy_in
-                stacks.append(min(wallet, limit) if limit else wallet)
+                stacks.append(min(await self.store.chips(occupant.player_id), buy_in))
         return tuple(stacks)
 
     def resume(self, match: models.Match, seats: list[models.MatchSeat], deals: list[models.Deal],

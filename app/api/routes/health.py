@@ -11,13 +11,14 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
 from app.api.deps import StoreDep
-from app.api.errors import error_response, error_responses
+from app.api.errors import DATABASE_RETRY_SECONDS, error_response, error_responses
 from app.drain import Drain
 
 READY_TIMEOUT = 1.0
 """Seconds the database has to answer the readiness probe's ``select 1``."""
 NOT_READY = {503: "not ready: the node is draining (`server/draining`) or its database did not answer "
-                  f"a `select 1` within {READY_TIMEOUT:g} s (`server/database_unreachable`)"}
+                  f"a `select 1` within {READY_TIMEOUT:g} s (`server/database_unreachable`); "
+                  "`Retry-After` gives the seconds until the next probe is worth making"}
 
 router = APIRouter(prefix="/api", tags=["health"])
 log = logging.getLogger(__name__)
@@ -38,12 +39,17 @@ async def ready(request: Request, store: StoreDep) -> Status | JSONResponse:
     """Readiness: 200 while the node takes players; 503 while it drains or its database is unreachable."""
     drain: Drain = request.app.state.drain
     if drain.draining:
-        return error_response(503, "server/draining", "this node is shutting down; use another")
+        return not_ready("server/draining", "this node is shutting down; use another")
     try:
         async with asyncio.timeout(READY_TIMEOUT):
             await store.ping()
     except Exception as error:
         log.warning("not ready: the database did not answer (%s)", type(error).__name__)
-        return error_response(503, "server/database_unreachable",
-                              "this node cannot reach its database; use another")
+        return not_ready("server/database_unreachable", "this node cannot reach its database; use another")
     return Status(status="ready")
+
+
+def not_ready(code: str, message: str) -> JSONResponse:
+    response = error_response(503, code, message)
+    response.headers["Retry-After"] = str(DATABASE_RETRY_SECONDS)
+    return response
