@@ -47,6 +47,7 @@ def test_a_node_whose_database_is_unreachable_is_not_ready_until_it_is_back(
     assert db_client.portal is not None
     db_client.portal.call(engine.dispose)
     assert gone.status_code == 503 and gone.json()["error"]["code"] == "server/database_unreachable"
+    assert int(gone.headers["retry-after"]) > 0
     assert alive.status_code == 200
     assert back.status_code == 200 and back.json() == {"status": "ready"}
 
