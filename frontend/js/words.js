@@ -141,6 +141,8 @@ const ERRORS = {
   "server/error": "Something went wrong on the server; try again.",
   "server/not_stored": "The server could not save that move; nothing was changed. Try again.",
   "server/busy": "The server is busy for a moment; nothing was changed. Try again.",
+  "server/database_unreachable": "The server cannot reach its records right now. Try again in a moment.",
+  "server/draining": "The server is about to restart. Try again in a moment.",
   "fairness/refused": "Your browser's part of the shuffle was not used; the deal is fair all the same.",
   "fairness/not_waiting": "Your browser's part of the shuffle came too late; the deal is fair all the same.",
   "fairness/bad_seed": "Your browser's part of the shuffle could not be read.",
