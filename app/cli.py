@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import json
+import logging
 import sys
 from collections.abc import Sequence
+from functools import partial
 
 from app.config import get_settings
+from app.logs import configure_logging
 
 WS_MAX_SIZE = 64 * 1024
 """Frames above this are refused by the server's WebSocket stack itself (close 1009); smaller ones
@@ -38,20 +42,30 @@ def tune_garbage_collector() -> None:
 def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from app.drain import Drain, DrainingServer
+    from app.main import create_app
+    from app.rooms.bots import stop_workers
+
     settings = get_settings()
     tune_garbage_collector()
-    uvicorn.run("app.main:create_app", factory=True, host=args.host or settings.host,
-                port=args.port or settings.port, ws="websockets-sansio", loop="uvloop",
-                http="httptools", ws_per_message_deflate=False, ws_max_size=WS_MAX_SIZE,
-                log_level=settings.log_level)
-    return 0
+    drain = Drain()
+    # uvicorn is given no logging configuration of its own: its lines go through the server's.
+    config = uvicorn.Config(partial(create_app, settings, drain=drain), factory=True,
+                            host=args.host or settings.host, port=args.port or settings.port,
+                            ws="websockets-sansio", loop="uvloop", http="httptools",
+                            ws_per_message_deflate=False, ws_max_size=WS_MAX_SIZE, log_config=None,
+                            log_level=settings.log_level)
+    server = DrainingServer(config, drain, settings.drain_seconds, after_shutdown=stop_workers)
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run()
+    return 0 if server.started else 1
 
 
 def migrate_database(_args: argparse.Namespace) -> int:
     from app.db import migrate
 
     migrate.upgrade(get_settings().database_url)
-    print("database is at the newest schema")
+    logging.getLogger("app.cli").info("database is at the newest schema")
     return 0
 
 
@@ -122,6 +136,9 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    if args.run in (serve, migrate_database):
+        settings = get_settings()
+        configure_logging(settings.log_level, settings.log_format)
     return int(args.run(args))
 
 

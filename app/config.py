@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Literal
 
+from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -44,7 +46,11 @@ class Settings(BaseSettings):
     signin_max_delay_seconds: float = 900.0
     signin_window_seconds: float = 900.0
     echo_endpoint: bool = False
-    log_level: str = "info"
+    log_level: Literal["critical", "error", "warning", "info", "debug", "trace"] = "info"
+    log_format: Literal["text", "json"] = "text"
+    metrics_port: int | None = Field(default=None, ge=1, le=65535)
+    metrics_host: str = "127.0.0.1"
+    drain_seconds: float = Field(default=0.0, ge=0)
 
 
 @lru_cache

@@ -23,6 +23,9 @@ from app.config import Settings, get_settings
 from app.db import migrate
 from app.db.session import make_engine, make_sessionmaker
 from app.db.store import Store
+from app.drain import Drain
+from app.logs import RequestIds
+from app.metrics import Monitoring
 from app.redaction import install_redaction
 from app.rooms.manager import RoomManager
 from app.rooms.seating import Timing
@@ -32,7 +35,9 @@ FRONTEND_DIR = Path(__file__).resolve().parents[1] / "frontend"
 RULES_DIR = Path(__file__).resolve().parents[1] / "docs" / "rules"
 
 
-def create_app(settings: Settings | None = None, *, run_migrations: bool = True) -> FastAPI:
+def create_app(settings: Settings | None = None, *, run_migrations: bool = True,
+               drain: Drain | None = None) -> FastAPI:
+    """The app; ``drain`` is set by the server when told to stop (:mod:`app.drain`)."""
     settings = settings or get_settings()
     install_redaction()
 
@@ -49,16 +54,19 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True)
             store, Timing(auto_pause=settings.reveal_pause, bot_delay=settings.bot_delay,
                           grace_period=settings.grace_period, missed_limit=settings.missed_turns_limit,
                           seed_wait=settings.seed_wait, deal_pause=settings.deal_pause_seconds),
-            test_mode=settings.test_mode, bot_stack=settings.starting_chips,
+            test_mode=settings.test_mode,
             turn_seconds=settings.turn_seconds_public, arrange_seconds=settings.arrange_seconds_public,
             max_rooms_per_player=settings.max_rooms_per_player,
             max_connections_per_ip=settings.max_connections_per_ip,
             idle_minutes=settings.room_idle_minutes)
         await app.state.rooms.restore()
         app.state.rooms.start_sweeping(settings.room_sweep_seconds)
+        monitoring = Monitoring(app.state.rooms, settings.metrics_host, settings.metrics_port)
         try:
+            await monitoring.start()
             yield
         finally:
+            await monitoring.stop()
             await app.state.rooms.close()
             await store.close()
             await engine.dispose()
@@ -68,12 +76,14 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True)
     install_error_handlers(app)
     app.add_middleware(SecurityHeaders)
     app.state.open_sockets = OpenSockets()
+    app.state.drain = drain or Drain()
     app.state.signin_limiter = SignInLimiter.from_settings(settings)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     for router in (players.router, sessions.router, games.router, rooms.router, matches.router,
                    leaderboard.router, health.router):
         app.include_router(router, dependencies=[Depends(reject_control_characters)])
     app.include_router(ws_router)
+    app.add_middleware(RequestIds)
     app.mount("/rules", StaticFiles(directory=RULES_DIR), name="rules")
     app.mount("/", StaticFiles(directory=FRONTEND_DIR, html=True), name="frontend")
     return app

@@ -52,7 +52,7 @@ async def run(rooms_per_game: int, seconds: float) -> None:
     await asyncio.to_thread(migrate.upgrade, url)
     engine = make_engine(url)
     store = Store(make_sessionmaker(engine))
-    manager = RoomManager(store, Timing(grace_period=3600), test_mode=False, bot_stack=1000,
+    manager = RoomManager(store, Timing(grace_period=3600), test_mode=False,
                           max_rooms_per_player=100)
     rooms = [await bot_table(manager, store, game, index)
              for game in SEATS for index in range(rooms_per_game)]

@@ -6,9 +6,14 @@ from __future__ import annotations
 from contextlib import ExitStack
 
 import pytest
-from azi_support import CALL, AziTable, azi_deck_for, bet, options_with, play
+from azi_support import CALL, AziTable, azi_deck_for, bet, match_transfers, options_with, play
+from sqlalchemy import select
 from starlette.testclient import TestClient
-from support import Client, Message
+from support import Client, Message, make_settings, query
+
+from app.db import models
+from app.db.store import bot_account
+from app.main import create_app
 
 STARTING = 1000
 DECK = azi_deck_for({1: "6H 7H 8H", 0: "AH KH QS"}, 0, 2)
@@ -93,3 +98,51 @@ def test_a_wallet_below_the_smallest_buy_in_cannot_sit(db_client: TestClient) ->
         error = owner.error()
     assert error["code"] == "room/no_ante" and "1010" in error["message"] and "1000" in error["message"]
     assert db_client.get(f"/api/rooms/{room_id}").json()["seats"][0]["player_id"] is None
+
+
+def test_a_bot_brings_the_tables_largest_buy_in(db_client: TestClient) -> None:
+    """Not the starting chips of a new player: at a stake of 5 with buy-ins of 20 to 40 stakes, the
+    bot brings 200 chips, granted from the bank to its own account, and the person his 150."""
+    owner = Client(db_client, "Host")
+    room_id = owner.create_room("azi", {"stake": 5, "min_buy_in": 20, "max_buy_in": 40}, private=True)
+    with owner.connected(room_id):
+        sit(owner, 0, 150)
+        owner.send({"type": "add_bot", "seat": 1, "level": "random"})
+        waiting = owner.state_where(lambda m: m["room"]["seats"][1]["bot"])
+        owner.send({"type": "start"})
+        started = owner.state_where(lambda m: m["view"]["phase"] != "waiting")
+    assert [seat["buy_in"] for seat in waiting["room"]["seats"][:2]] == [150, 200]
+    match = db_client.get(f"/api/matches/{started['room']['match_id']}").json()
+    assert match["stacks"] == [150, 200]
+    grants = [row for row in match_transfers(db_client, match["id"]) if row["kind"] == "grant"]
+    assert grants == [{"source": "bank", "target": bot_account(match["id"], 1), "amount": 200,
+                       "kind": "grant", "deal": None, "action_seq": None}]
+
+
+def test_the_chosen_buy_in_survives_a_restart_before_the_start(database_url: str) -> None:
+    """Two players choose their buy-ins (one moves to another seat and keeps his), the server stops
+    before the start; after the next start the room shows the same amounts and the match starts
+    with them."""
+    with TestClient(create_app(make_settings(database_url), run_migrations=False)) as first:
+        owner, guest = Client(first, "Keeper"), Client(first, "Mover")
+        room_id = owner.create_room("azi", {"stake": 10}, private=True)
+        with owner.connected(room_id), guest.connected(room_id):
+            sit(owner, 0, 300)
+            sit(guest, 1, 250)
+            guest.state_where(lambda m: m["room"]["seats"][1]["player_id"] == guest.id)
+            guest.send({"type": "sit", "seat": 2})
+            before = guest.state_where(lambda m: m["room"]["seats"][2]["player_id"] == guest.id)
+    stored = query(database_url, select(models.RoomSeat.seat, models.RoomSeat.buy_in)
+                   .where(models.RoomSeat.room_id == room_id).order_by(models.RoomSeat.seat))
+    assert [tuple(row) for row in stored][:3] == [(0, 300), (1, None), (2, 250)]
+    with TestClient(create_app(make_settings(database_url), run_migrations=False)) as second:
+        owner.http = guest.http = second
+        after = second.get(f"/api/rooms/{room_id}").json()
+        with owner.connected(room_id):
+            owner.send({"type": "start"})
+            started = owner.state_where(lambda m: m["view"]["phase"] != "waiting")
+        match = second.get(f"/api/matches/{started['room']['match_id']}").json()
+    chosen = [seat.get("buy_in") for seat in before["room"]["seats"]]
+    assert chosen[:3] == [300, None, 250]
+    assert [seat.get("buy_in") for seat in after["seats"]] == chosen
+    assert match["stacks"] == [300, 250]

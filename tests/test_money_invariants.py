@@ -8,6 +8,7 @@ import asyncio
 import sqlite3
 import threading
 from collections import Counter
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -16,17 +17,27 @@ import pytest
 from alembic import command
 from sqlalchemy import func, select
 from starlette.testclient import TestClient
-from support import Client, query
+from support import Client, make_settings, query
 
 from app.db import migrate, models
 from app.db.store import BANK, ChipMove, StepRecord, Store, now, player_account
 from app.games.base import Rejection
+from app.main import create_app
 from app.rooms.manager import RoomManager
 from app.rooms.seating import Connection
 
 TABLES = 5
 PLAYERS = 10
 TOP_UPS = 50
+
+
+@pytest.fixture
+def db_client(database_url: str) -> Iterator[TestClient]:
+    """The app on each database, waiting as long as it takes for the write lock: fifty writes in
+    flight together on SQLite queue for it, and the lock timeout has its own tests."""
+    settings = make_settings(database_url, db_lock_timeout=120.0)
+    with TestClient(create_app(settings, run_migrations=False)) as test_client:
+        yield test_client
 
 
 def broke_player(http: TestClient, name: str) -> Client:

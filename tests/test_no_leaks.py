@@ -3,9 +3,10 @@ bot for a person whose every frame is recorded, plus spectators and history requ
 A frame to a seat may name no card that the engine says that seat may not know at that moment; a
 frame to a spectator names no hidden card at all.
 
-The bots decide in this process, from one seeded generator per game (printed by a failure), rather
-than in the server's bot process: what is checked is every frame the room sends, and the pool's
-round trips would make a thousand deals slow. The deals themselves are the server's own shuffles."""
+One seeded generator per game (its seed printed by a failure, and taken from CARDROOM_LEAK_SEED to
+replay it) orders every deck, through test mode's ``decks``, draws the first dealers, and makes the
+bots' choices. The bots decide in this process rather than in the server's bot process: what is
+checked is every frame the room sends, and the pool's round trips would make a thousand deals slow."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from support import cards_in_frame
 from app.db.history import match_detail
 from app.db.session import make_engine, make_sessionmaker
 from app.db.store import Store
+from app.games.registry import ENGINES
 from app.rooms.bots import decide
 from app.rooms.manager import RoomManager
 from app.rooms.room import Room
@@ -34,6 +36,8 @@ HISTORY_POLL_SECONDS = 0.2
 WATCH_SECONDS = 0.01
 # A long match is left after this many deals for a new table: its log, read back now and then, stays short.
 DEALS_PER_ROOM = 20
+# More decks than a table's deals need (an Azi re-deal takes one more).
+DECKS_PER_ROOM = 3 * DEALS_PER_ROOM
 # Hazari's strong bot is quick; the other games use random bots so that a thousand deals stay short.
 LEVELS = {"hazari": ("strong", "random"), "azi": ("random",), "hasenpfeffer": ("random",)}
 
@@ -62,13 +66,13 @@ class RecordingConnection(Connection):
 async def play_deals(game: str, url: str, deals: int, seed: int) -> tuple[int, list[str]]:
     engine = make_engine(url)
     store = Store(make_sessionmaker(engine))
-    manager = RoomManager(store, Timing(grace_period=3600), test_mode=True, bot_stack=1000,
+    manager = RoomManager(store, Timing(grace_period=3600), test_mode=True,
                           max_rooms_per_player=10_000)
     frames, leaks, played = 0, [], 0
     rng = random.Random(seed)
     try:
         while played < deals:
-            room, watchers = await open_table(manager, store, game)
+            room, watchers = await open_table(manager, store, game, rng)
             bots_in_process(room, rng)
             played += await run_until(room, min(deals - played, DEALS_PER_ROOM), store, leaks)
             frames += sum(conn.frames for conn in watchers)
@@ -80,12 +84,16 @@ async def play_deals(game: str, url: str, deals: int, seed: int) -> tuple[int, l
     return frames, leaks
 
 
-async def open_table(manager: RoomManager, store: Store, game: str) -> tuple[Room, list[RecordingConnection]]:
+async def open_table(manager: RoomManager, store: Store, game: str,
+                     rng: random.Random) -> tuple[Room, list[RecordingConnection]]:
     seats = 4 if game != "azi" else 3
     players = [(await store.create_player(f"{game}{seat}", 1000))[0] for seat in range(seats)]
     # Random Hasenpfeffer bidders rarely reach 10 points: shorter matches keep each log small.
     options = {"bidding": "pepper", "target": 5} if game == "hasenpfeffer" else {}
-    room = await manager.create(players[0].id, game, {**options, "turn_seconds": 0}, private=True)
+    pack = [str(card) for card in ENGINES[game].full_deck()]
+    dealt = {"decks": [rng.sample(pack, len(pack)) for _ in range(DECKS_PER_ROOM)],
+             "first_dealer": rng.randrange(seats)}
+    room = await manager.create(players[0].id, game, {**options, **dealt, "turn_seconds": 0}, private=True)
     watchers = [RecordingConnection(player.id, player.name, room=room) for player in players]
     watchers += [RecordingConnection(None, None, room=room) for _ in range(2)]
     for conn in watchers:

@@ -44,6 +44,16 @@ def test_compose_app_waits_for_a_healthy_postgres_16_with_a_volume() -> None:
     assert app["environment"]["CARDROOM_DATABASE_URL"].startswith("postgresql+asyncpg://")
 
 
+def test_the_image_probes_liveness_and_the_stack_readiness_with_metrics_kept_inside() -> None:
+    dockerfile = (PROJECT_DIR / "Dockerfile").read_text()
+    healthcheck = dockerfile[dockerfile.index("HEALTHCHECK"):].splitlines()[1]
+    assert "/api/health" in healthcheck and "CARDROOM_LOG_FORMAT=json" in dockerfile
+    app = yaml.safe_load((PROJECT_DIR / "docker-compose.yml").read_text())["services"]["app"]
+    assert "/api/ready" in " ".join(app["healthcheck"]["test"])
+    assert app["environment"]["CARDROOM_METRICS_PORT"] == "9100" and app["expose"] == ["9100"]
+    assert not any("9100" in port for port in app["ports"]), "the metrics are not published"
+
+
 def test_cli_migrates_a_fresh_sqlite_database(tmp_path: Path) -> None:
     database = tmp_path / "fresh" / "cardroom.db"
     result = subprocess.run([str(BIN / "cardroom"), "migrate"], capture_output=True, text=True,

@@ -202,7 +202,7 @@ def test_rooms_left_unstarted_are_not_restored(database_url: str) -> None:
 
     async def restore(moment: datetime) -> set[str]:
         engine = make_engine(database_url)
-        manager = RoomManager(Store(make_sessionmaker(engine)), Timing(), test_mode=True, bot_stack=1000,
+        manager = RoomManager(Store(make_sessionmaker(engine)), Timing(), test_mode=True,
                               clock=lambda: moment)
         try:
             await manager.restore()

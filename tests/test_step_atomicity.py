@@ -5,7 +5,8 @@ The database's write lock is held from another connection, as another process wo
 step that ends a deal is tried: an Azi fold, the fourth Hasenpfeffer pass of a thrown-in deal, and an
 Azi decision the turn timer makes. The step is refused (``server/not_stored``), the room shows the same
 version, views, fairness block, chips, deadlines and seats as before, no frame carries the live deal's
-server seed, and once the lock is released the same step goes through."""
+server seed, and once the lock is released the same step goes through. An HTTP request that cannot
+write in time is answered 503 ``server/busy`` and changes nothing either."""
 
 from __future__ import annotations
 
@@ -35,8 +36,9 @@ WIDOW = 24  # the 25th card of a Hasenpfeffer deck (HP-4)
 
 
 @contextmanager
-def write_lock(database_url: str) -> Iterator[None]:
-    """Hold the database's write lock on the match steps and the seats from a connection of its own."""
+def write_lock(database_url: str, tables: str = "actions, room_seats") -> Iterator[None]:
+    """Hold the database's write lock (on PostgreSQL, on ``tables``: by default the match steps and
+    the seats) from a connection of its own."""
     if make_url(database_url).get_backend_name() == "sqlite":
         holder = sqlite3.connect(str(make_url(database_url).database), isolation_level=None)
         holder.execute("BEGIN EXCLUSIVE")
@@ -50,7 +52,7 @@ def write_lock(database_url: str) -> Iterator[None]:
     connection = loop.run_until_complete(asyncpg.connect(database_url.replace("+asyncpg", "")))
     try:
         loop.run_until_complete(connection.execute(
-            "BEGIN; LOCK TABLE actions, room_seats IN EXCLUSIVE MODE"))
+            f"BEGIN; LOCK TABLE {tables} IN EXCLUSIVE MODE"))
         yield
     finally:
         loop.run_until_complete(connection.close())
@@ -250,3 +252,19 @@ def test_a_seat_change_changes_nothing_until_it_is_stored(database_url: str) -> 
             owner.send({"type": "sit", "seat": 0})
             seated = owner.state_where(lambda m: m["room"]["seats"][0]["player_id"] == owner.id)
             assert seated["version"] == before["version"] + 1
+
+
+def test_an_http_write_that_cannot_be_stored_is_answered_busy(database_url: str) -> None:
+    with app_client(database_url) as http:
+        owner = Client(http, "Builder")
+        body = {"game": "hazari", "options": {}, "private": False}
+        before = http.get("/api/rooms").json()
+        with write_lock(database_url, "rooms"):
+            refused = http.post("/api/rooms", headers=owner.auth, json=body)
+        assert refused.status_code == 503, refused.text
+        assert refused.json()["error"]["code"] == "server/busy"
+        assert refused.headers["Retry-After"] == "1"
+        assert http.get("/api/rooms").json() == before
+        created = http.post("/api/rooms", headers=owner.auth, json=body)
+        assert created.status_code == 201, created.text
+        assert http.get("/api/rooms").json()[0]["id"] == created.json()["id"]

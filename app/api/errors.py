@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
+from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException
 from starlette.routing import Match, Mount
 
 from app.games.base import Rejection
+
+log = logging.getLogger(__name__)
 
 STATUS_MEANINGS = {
     400: "the input is wrong; the message names what and why",
@@ -22,7 +27,10 @@ STATUS_MEANINGS = {
     413: "the body is larger than the server takes (`CARDROOM_MAX_BODY_BYTES`)",
     422: "the body or a parameter does not have the documented form",
     429: "too many requests from this address; `Retry-After` gives the seconds to wait",
+    503: "the database did not answer in time (a lock held too long, a lost connection); nothing "
+         "changed; `Retry-After` gives the seconds to wait",
 }
+DATABASE_RETRY_SECONDS = 1
 METHODS = ("DELETE", "GET", "HEAD", "PATCH", "POST", "PUT")
 RETRY_AFTER = {"Retry-After": {"description": "seconds to wait before trying again",
                                "schema": {"type": "integer"}}}
@@ -41,13 +49,13 @@ class ErrorBody(BaseModel):
 
 def error_responses(*statuses: int,
                     meanings: dict[int, str] | None = None) -> dict[int | str, dict[str, Any]]:
-    """The OpenAPI ``responses`` of a route's error answers (400, 413 and 422 are always possible);
-    ``meanings`` says more than the general meaning of a status where the route can."""
+    """The OpenAPI ``responses`` of a route's error answers (400, 413, 422 and 503 are always
+    possible); ``meanings`` says more than the general meaning of a status where the route can."""
     documented: dict[int | str, dict[str, Any]] = {}
-    for status in sorted({400, 413, 422, *statuses}):
+    for status in sorted({400, 413, 422, 503, *statuses}):
         meaning = (meanings or {}).get(status, STATUS_MEANINGS[status])
         documented[status] = {"model": ErrorBody, "description": meaning}
-        if status == 429:
+        if status in (429, 503):
             documented[status]["headers"] = RETRY_AFTER
     return documented
 
@@ -94,6 +102,19 @@ def install_error_handlers(app: FastAPI) -> None:
         response.headers.update(error.headers or {})
         if error.status_code == 405:
             response.headers["Allow"] = allowed_methods(request)
+        return response
+
+    @app.exception_handler(DBAPIError)
+    @app.exception_handler(PoolTimeout)
+    async def database_unavailable(_request: Request, error: Exception) -> JSONResponse:
+        if isinstance(error, IntegrityError):
+            log.error("a write broke a database constraint", exc_info=error)
+            return error_response(500, "server/error", "the server failed to answer; try again")
+        cause = getattr(error, "orig", None) or error
+        log.warning("database unavailable: %s", type(cause).__name__)
+        response = error_response(503, "server/busy", "the database is busy or out of reach; "
+                                  f"nothing was changed; try again in {DATABASE_RETRY_SECONDS} s")
+        response.headers["Retry-After"] = str(DATABASE_RETRY_SECONDS)
         return response
 
     @app.exception_handler(Exception)

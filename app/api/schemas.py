@@ -103,6 +103,7 @@ class RoomSeat(BaseModel):
     bot: bool
     bot_level: str | None = None
     autopilot: bool = False
+    buy_in: int | None = None
     connected: bool
 
 

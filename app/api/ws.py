@@ -18,7 +18,9 @@ from functools import partial
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocketState
 
+from app import metrics
 from app.api.messages import (
     Act,
     AddBot,
@@ -40,6 +42,7 @@ from app.api.sockets import CLOSE_REVOKED, OpenSockets
 from app.config import Settings
 from app.db.store import Store, hash_token
 from app.games.base import Rejection
+from app.logs import bind_socket
 from app.rooms.manager import RoomManager
 from app.rooms.room import Room
 from app.rooms.seating import Connection, encode_frame
@@ -95,6 +98,7 @@ def error_frame(code: str, message: str, ref: str | None = None) -> str:
 
 async def _close(websocket: WebSocket, close_code: int, code: str, message: str) -> None:
     """Tell the client why, if the socket still takes a frame, and close it."""
+    metrics.closed(close_code, "server")
     with contextlib.suppress(Exception):
         await websocket.send_text(error_frame(code, message))
     with contextlib.suppress(Exception):
@@ -175,6 +179,7 @@ async def _sign_in(conn: SocketConnection, store: Store, sockets: OpenSockets, t
     if player is None or conn.revoked:
         raise ClosingError(CLOSE_POLICY, "auth/bad_token", "that token belongs to no player")
     conn.player_id, conn.name = player.id, player.name
+    log.info("signed in")
 
 
 async def _authenticate(room: Room, conn: SocketConnection, sign_in: SignIn, token: str,
@@ -240,6 +245,7 @@ async def _read(websocket: WebSocket, room: Room, conn: SocketConnection, settin
                                f"more than {settings.ws_messages_per_second:g} messages a second")
         data = text.encode(errors="surrogatepass")
         if len(data) > settings.max_message_bytes:
+            metrics.rejected("message/too_big")
             conn.push(error_frame("message/too_big",
                                   f"a message may hold at most {settings.max_message_bytes} bytes"))
             continue
@@ -254,9 +260,11 @@ async def _read(websocket: WebSocket, room: Room, conn: SocketConnection, settin
         except ClosingError:
             raise
         except Rejection as rejection:
+            metrics.rejected(rejection.code)
             conn.push(error_frame(rejection.code, rejection.message, ref_of(raw)))
         except Exception:
             log.exception("room %s: a message failed", room.id)
+            metrics.rejected("server/error")
             conn.push(error_frame("server/error", "the server could not do that; nothing changed",
                                   ref_of(raw)))
 
@@ -281,8 +289,10 @@ def _client_ip(websocket: WebSocket) -> str:
 
 @router.websocket("/ws/rooms/{room_id}")
 async def room_socket(websocket: WebSocket, room_id: str, token: str | None = None) -> None:
-    await websocket.accept()
     rooms: RoomManager = websocket.app.state.rooms
+    conn = SocketConnection(websocket)
+    bind_socket(rooms.rooms.get(room_id), conn)
+    await websocket.accept()
     settings: Settings = websocket.app.state.settings
     ip = _client_ip(websocket)
     if not rooms.connections.open(ip):
@@ -290,7 +300,6 @@ async def room_socket(websocket: WebSocket, room_id: str, token: str | None = No
                      f"at most {settings.max_connections_per_ip} connections from one address")
         return
     sockets: OpenSockets = websocket.app.state.open_sockets
-    conn = SocketConnection(websocket)
     try:
         await _serve(conn, rooms, settings, room_id, partial(_sign_in, conn, rooms.store, sockets), token)
     finally:
@@ -316,8 +325,9 @@ async def _serve(conn: SocketConnection, rooms: RoomManager, settings: Settings,
     try:
         room.connect(conn)
         await _read(websocket, room, conn, settings, sign_in)
-    except WebSocketDisconnect:
-        pass
+    except WebSocketDisconnect as gone:
+        if websocket.application_state != WebSocketState.DISCONNECTED:
+            metrics.closed(gone.code, "client")
     except ClosingError as closing:
         await conn.drain()
         await _close(websocket, closing.close_code, closing.code, closing.message)

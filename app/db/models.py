@@ -71,6 +71,8 @@ class RoomSeat(Base):
     seat: Mapped[int] = mapped_column(primary_key=True)
     player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"))
     bot: Mapped[str | None] = mapped_column(String(20))
+    # At a chip table: the table stack the seat brings when the match starts (migration 0007).
+    buy_in: Mapped[int | None]
 
 
 class ChipSeat(Base):

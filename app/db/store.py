@@ -4,14 +4,15 @@ its transaction with other rooms' steps (:class:`StepWriter`)."""
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import hashlib
 import logging
 import secrets
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
-from sqlalchemy import Table, bindparam, delete, exists, func, insert, or_, select, update
+from sqlalchemy import Table, bindparam, delete, exists, func, insert, literal, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
@@ -19,6 +20,7 @@ from app.db import models, postgres_rows
 from app.db.finish import record_finish, with_autopilot_decisions
 from app.db.stats import player_stats
 from app.games.base import Rejection
+from app.metrics import StepWrites
 
 BANK = "bank"
 DEALS, ACTIONS, CHIP_TRANSFERS = (models.Base.metadata.tables[name]
@@ -103,6 +105,15 @@ class StepRecord:
     result: dict[str, Any] | None = None
 
 
+class SeatRow(NamedTuple):
+    """Who holds a seat of a room before its match (``room_seats``), and the table stack the seat
+    brings at a chip table."""
+
+    player_id: str | None = None
+    bot: str | None = None
+    buy_in: int | None = None
+
+
 @dataclass
 class SavedRoom:
     room: models.Room
@@ -144,7 +155,8 @@ class StepWriter:
         written = asyncio.get_running_loop().create_future()
         self._queue.append((step, written))
         if len(self._tasks) < self.lanes:
-            task = asyncio.create_task(self._drain())
+            # A lane writes the steps of any rooms: its lines name none of them.
+            task = asyncio.create_task(self._drain(), context=contextvars.Context())
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
         await written
@@ -183,13 +195,14 @@ class StepWriter:
     async def _transaction(self, steps: list[StepRecord]) -> None:
         rows = StepRows.of(steps)
         finished = [(step.match_id, step.result) for step in steps if step.result is not None]
-        if self.postgres and not finished:
-            await postgres_rows.execute(self.engine, rows.postgres_statements())
-            return
-        async with self.sessions.begin() as session:
-            await rows.write(session)
-            for match_id, result in finished:
-                await _finish_match(session, match_id, result)
+        with StepWrites(len(steps)):
+            if self.postgres and not finished:
+                await postgres_rows.execute(self.engine, rows.postgres_statements())
+                return
+            async with self.sessions.begin() as session:
+                await rows.write(session)
+                for match_id, result in finished:
+                    await _finish_match(session, match_id, result)
 
 
 def _overdraw_refusal(error: Exception) -> ChipsRefused | None:
@@ -286,22 +299,23 @@ class Store:
             await session.flush()
             session.add_all(models.RoomSeat(room_id=room.id, seat=seat) for seat in range(seats))
 
-    async def save_room_seats(self, room_id: str, seats: list[tuple[str | None, str | None]],
-                              version: int, ante: int | None = None, smallest: int = 0) -> None:
-        """Store who holds each seat. At a chip table (``ante`` given) every player seated holds
-        its chip seat, each newcomer with at least ``ante`` chips and at least ``smallest`` (the
-        table's smallest buy-in): :class:`ChipSeatRefused` otherwise, and nothing changes."""
+    async def save_room_seats(self, room_id: str, seats: list[SeatRow], version: int,
+                              ante: int | None = None, smallest: int = 0) -> None:
+        """Store who holds each seat, with its buy-in. At a chip table (``ante`` given) every
+        player seated holds its chip seat, each newcomer with at least ``ante`` chips and at least
+        ``smallest`` (the table's smallest buy-in): :class:`ChipSeatRefused` otherwise, and nothing
+        changes."""
         async with self.sessions.begin() as session:
-            for seat, (player_id, bot) in enumerate(seats):
+            for seat, row in enumerate(seats):
                 await session.execute(
                     update(models.RoomSeat)
                     .where(models.RoomSeat.room_id == room_id, models.RoomSeat.seat == seat)
-                    .values(player_id=player_id, bot=bot))
+                    .values(player_id=row.player_id, bot=row.bot, buy_in=row.buy_in))
             await session.execute(
                 update(models.Room).where(models.Room.id == room_id).values(version=version))
             if ante is not None:
-                await _hold_chip_seats(session, room_id, [player for player, _ in seats if player], ante,
-                                       smallest)
+                await _hold_chip_seats(session, room_id, [row.player_id for row in seats if row.player_id],
+                                       ante, smallest)
 
     async def unfinished_rooms(self) -> list[SavedRoom]:
         """Every room not finished, with what it takes to rebuild it and its match."""
@@ -331,6 +345,11 @@ class Store:
 
     async def record_step(self, step: StepRecord) -> None:
         await self.steps.write(step)
+
+    async def ping(self) -> None:
+        """A ``select 1``: raises when the database does not answer."""
+        async with self.sessions() as session:
+            await session.execute(select(literal(1)))
 
 
 def _transfer(source: str, target: str, amount: int, kind: str, match_id: str | None = None,

@@ -19,6 +19,7 @@ from functools import cache
 from app.bots.base import Bot
 from app.bots.registry import make_bot
 from app.games.base import JSON
+from app.metrics import bot_decisions
 
 BOT_PROCESSES = 1
 PR_SET_PDEATHSIG = 1
@@ -67,6 +68,16 @@ def executor() -> ProcessPoolExecutor:
     return _executor
 
 
+def stop_workers() -> None:
+    """End the bots' processes and free what they share with the server (the server is shutting
+    down; an exit by signal would leave the semaphores to multiprocessing's resource tracker, which
+    warns about them on standard error)."""
+    global _executor
+    if _executor is not None:
+        _executor.shutdown(wait=True, cancel_futures=True)
+        _executor = None
+
+
 class BotSeats:
     """The bots of one room."""
 
@@ -77,4 +88,7 @@ class BotSeats:
     async def choose(self, level: str, view: JSON, legal: list[JSON]) -> JSON:
         seed = self.rng.getrandbits(64)
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(executor(), decide, self.game, level, view, legal, seed)
+        started = time.perf_counter()
+        action = await loop.run_in_executor(executor(), decide, self.game, level, view, legal, seed)
+        bot_decisions(self.game, level).observe(time.perf_counter() - started)
+        return action

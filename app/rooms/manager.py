@@ -105,9 +105,9 @@ def _first_dealer(engine: Engine[Any, Any], raw: Any) -> int | None:
 
 def _occupant(seat: models.RoomSeat, name: str | None) -> Occupant | None:
     if seat.bot is not None:
-        return Occupant.for_bot(seat.seat, seat.bot)
+        return Occupant.for_bot(seat.seat, seat.bot, seat.buy_in)
     if seat.player_id is not None:
-        return Occupant(seat.player_id, name or "player")
+        return Occupant(seat.player_id, name or "player", buy_in=seat.buy_in)
     return None
 
 
@@ -133,8 +133,8 @@ class ConnectionCounter:
 
 
 class RoomManager:
-    def __init__(self, store: Store, timing: Timing, test_mode: bool, bot_stack: int,
-                 turn_seconds: int = 0, arrange_seconds: int = 0, max_rooms_per_player: int = 5,
+    def __init__(self, store: Store, timing: Timing, test_mode: bool, turn_seconds: int = 0,
+                 arrange_seconds: int = 0, max_rooms_per_player: int = 5,
                  max_connections_per_ip: int = 50, idle_minutes: float = 30.0,
                  clock: Callable[[], datetime] = now) -> None:
         self.idle = timedelta(minutes=idle_minutes)
@@ -147,7 +147,6 @@ class RoomManager:
         self.store = store
         self.timing = timing
         self.test_mode = test_mode
-        self.bot_stack = bot_stack
         self.rooms: dict[str, Room] = {}
         self.created_at: dict[str, datetime] = {}
 
@@ -155,7 +154,7 @@ class RoomManager:
         engine = ENGINES[row.game]
         options, timers = split_room_options(row.options, row.private, row.game, self.timer_defaults)
         stake = int(options.get("stake", 0))
-        chips = ChipRules(enabled=row.game in CHIP_GAMES, bot_stack=self.bot_stack, ante=stake,
+        chips = ChipRules(enabled=row.game in CHIP_GAMES, ante=stake,
                           min_buy_in=stake * timers.get(MIN_BUY_IN.name, 0),
                           max_buy_in=stake * timers.get(MAX_BUY_IN.name, 0))
         room = Room(room_id=row.id, engine=engine, options=options, private=row.private,

@@ -12,7 +12,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
+import time
+from collections.abc import Awaitable, Callable, Coroutine
 from datetime import UTC
 from typing import Any
 
@@ -23,6 +24,7 @@ from app.db.store import (
     ChipMove,
     DealtDeck,
     LoggedAction,
+    SeatRow,
     StepRecord,
     Store,
     bot_account,
@@ -33,6 +35,8 @@ from app.db.store import (
 from app.games.base import JSON, Engine, Seating, Transition
 from app.games.cards import card_texts, parse_cards
 from app.games.replay import replay_step
+from app.logs import room_context
+from app.metrics import game_metrics
 from app.rooms.bots import BotSeats
 from app.rooms.clock import TurnClock
 from app.rooms.dealing import Dealer
@@ -103,6 +107,9 @@ class Room:
         self._auto_task: asyncio.Task[None] | None = None
         self._bot_tasks: dict[int, asyncio.Task[None]] = {}
         self.bots = BotSeats(engine.name)
+        self.metrics = game_metrics(engine.name)
+        self.log_context = room_context(self)
+        self._stored_at = 0.0
 
     # --- what the room shows -------------------------------------------------------------
 
@@ -211,7 +218,7 @@ class Room:
         occupant = self.seats[seat] if seat is not None else None
         if (seat is not None and occupant is not None and not self.is_connected(occupant)
                 and seat not in self._grace_tasks):
-            self._grace_tasks[seat] = asyncio.create_task(self._grace_then_autopilot(seat))
+            self._grace_tasks[seat] = self._spawn(self._grace_then_autopilot(seat))
 
     async def _grace_then_autopilot(self, seat: int) -> None:
         """A dropped player keeps his seat for the grace period; then the bot plays for him."""
@@ -227,11 +234,13 @@ class Room:
         if occupant is not None and occupant.bot is None and occupant.autopilot != on:
             occupant.autopilot = on
             self.turns.acted(seat)
+            if on:
+                self.metrics.takeovers.inc()
 
     async def sit(self, conn: Connection, seat: int, buy_in: int | None = None) -> None:
         """Take a seat, or take one's own seat back from the autopilot. At a chip table ``buy_in``
-        is the table stack the player brings (by default the table's maximum, or the whole wallet
-        when it holds less)."""
+        is the table stack the player brings (by default the one he chose for the seat he moves
+        from, else the table's maximum, or the whole wallet when it holds less)."""
         player_id = self._require_player(conn)
         async with self.lock:
             if not 0 <= seat < len(self.seats):
@@ -282,20 +291,23 @@ class Room:
             if self.seats[seat] is not None:
                 raise RoomError(f"seat {seat} is taken", code="room/seat_taken")
             self._require_not_started("add a bot")
-            await self._change_seats(
-                lambda seats: seats.__setitem__(seat, Occupant.for_bot(seat, level)))
+            bot = Occupant.for_bot(seat, level, self.chips.max_buy_in if self.chips.enabled else None)
+            await self._change_seats(lambda seats: seats.__setitem__(seat, bot))
 
     def _move(self, seats: list[Occupant | None], player_id: str, name: str | None, seat: int,
               buy_in: int | None = None) -> None:
         old = self.seat_of(player_id)
         if old is not None:
+            kept = seats[old]
             seats[old] = None
+            if buy_in is None and kept is not None:
+                buy_in = kept.buy_in
         seats[seat] = Occupant(player_id, name or "player", buy_in=buy_in)
 
     async def _change_seats(self, change: Callable[[list[Occupant | None]], None]) -> None:
         seats = list(self.seats)
         change(seats)
-        stored = [(o.player_id, o.bot) if o else (None, None) for o in seats]
+        stored = [SeatRow(o.player_id, o.bot, o.buy_in) if o else SeatRow() for o in seats]
 
         def seat() -> None:
             self.seats = seats
@@ -358,6 +370,7 @@ class Room:
         def begin() -> None:
             self.seats, self.match_id, self.status = list(occupants), match_id, "playing"
             self._commit(state, record)
+            log.info("match started")
         await self._store_then(self.store.start_match(match, seat_rows, record, self.version + 1), begin)
 
     def _account(self, match_id: str, seat: int) -> str:
@@ -367,19 +380,18 @@ class Room:
         return bot_account(match_id, seat)
 
     async def _stacks(self, occupants: list[Occupant], record: StepRecord) -> tuple[int, ...] | None:
-        """Chip games play on each player's balance, up to his buy-in; a bot brings the starting
-        chips, granted to it."""
+        """Chip games play on each player's balance, up to his buy-in (by default the table's
+        largest); a bot brings its buy-in, granted to it."""
         if not self.chips.enabled:
             return None
         stacks = []
         for seat, occupant in enumerate(occupants):
+            buy_in = occupant.buy_in or self.chips.max_buy_in
             if occupant.player_id is None:
-                record.grants.append((bot_account(record.match_id, seat), self.chips.bot_stack))
-                stacks.append(self.chips.bot_stack)
+                record.grants.append((bot_account(record.match_id, seat), buy_in))
+                stacks.append(buy_in)
             else:
-                wallet = await self.store.chips(occupant.player_id)
-                limit = occupant.buy_in or self.chips.max_buy_in
-                stacks.append(min(wallet, limit) if limit else wallet)
+                stacks.append(min(await self.store.chips(occupant.player_id), buy_in))
         return tuple(stacks)
 
     def resume(self, match: models.Match, seats: list[models.MatchSeat], deals: list[models.Deal],
@@ -405,6 +417,7 @@ class Room:
         self._prepare_deal()
 
     async def act(self, conn: Connection, raw: Any, ref: str | None) -> None:
+        began = time.perf_counter()
         async with self.lock:
             seat = self._acting_seat(conn)
             if ref is not None and (seat, ref) in self.applied:
@@ -414,13 +427,15 @@ class Room:
             def back_in_seat() -> None:
                 self._autopilot(seat, False)
                 self.turns.acted(seat)
-            await self._apply(seat, raw, ref, back_in_seat)
+            await self._apply(seat, raw, ref, back_in_seat, began=began)
         self.schedule()
 
-    async def _apply(self, seat: int, raw: Any, ref: str | None,
-                     also: Callable[[], None] = _nothing, autopilot: bool = False) -> None:
+    async def _apply(self, seat: int, raw: Any, ref: str | None, also: Callable[[], None] = _nothing,
+                     autopilot: bool = False, began: float | None = None) -> None:
         """Judge, store, then apply and announce one seat's action, with ``also`` changing the room
-        along with it (``autopilot``: decided for a person by the bot). A refusal changes nothing."""
+        along with it (``autopilot``: decided for a person by the bot). A refusal changes nothing.
+        ``began``: when the room took the action up, if before this."""
+        judging = time.perf_counter()
         action = self.engine.parse_action(raw)
         transition = self.engine.apply(self.state, seat, action)
         record = StepRecord(self.match_id or "")
@@ -432,7 +447,10 @@ class Room:
             also()
             if completes_trick:
                 self.trick_shown_until = self.clock.now() + self.timing.auto_pause
+        judged = time.perf_counter()
         await self._store_then_commit(state, record, with_trick_shown)
+        self.metrics.moved(judging if began is None else began, judging, judged, self._stored_at,
+                           time.perf_counter())
 
     async def hint(self, conn: Connection) -> None:
         """Send this connection alone what the ``strong`` bot would do in its seat now."""
@@ -592,6 +610,7 @@ class Room:
                         str(error).splitlines()[0] if str(error) else type(error).__name__)
             raise StepNotStored("the database did not store this step; nothing changed, "
                                 "send it again") from error
+        self._stored_at = time.perf_counter()
         commit()
 
     def _commit(self, state: Any, record: StepRecord) -> None:
@@ -612,6 +631,7 @@ class Room:
         self._prepare_deal()
         if record.result is not None:
             self.status = "finished"
+            log.info("match finished")
         self.broadcast()
 
     # --- automatic steps ---------------------------------------------------------------------
@@ -657,18 +677,22 @@ class Room:
             return
         if self._auto_task is None and self._has_auto_step():
             pause = 0.0 if self.deals == 0 else self.timing.auto_pause
-            self._auto_task = asyncio.create_task(self._auto_after(pause))
+            self._auto_task = self._spawn(self._auto_after(pause))
         if self.state is None or self.engine.outcome(self.state) is not None:
             return
         for seat in self.engine.to_act(self.state):
             occupant = self.seats[seat]
             level = occupant.bot_level if occupant is not None else None
             if level is not None and seat not in self._bot_tasks:
-                self._bot_tasks[seat] = asyncio.create_task(self._bot_turn(seat, level))
+                self._bot_tasks[seat] = self._spawn(self._bot_turn(seat, level))
         deadlines = [self.turns.deadline(seat) for seat in self._awaited_people()]
         if self._timer_task is None and any(deadlines):
             wait = min(d for d in deadlines if d is not None) - self.clock.now()
-            self._timer_task = asyncio.create_task(self._timer_after(max(0.0, wait)))
+            self._timer_task = self._spawn(self._timer_after(max(0.0, wait)))
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        """A task of the room's own, whose log lines name the room, not the connection that started it."""
+        return asyncio.create_task(work, context=self.log_context)
 
     def _awaited(self) -> tuple[int, ...]:
         if self.state is None or self.engine.outcome(self.state) is not None:
@@ -696,6 +720,7 @@ class Room:
         await self._trick_shown()
         async with self.lock:
             for seat in self.turns.expired(self.clock.now(), self._awaited_people()):
+                self.metrics.timeouts.inc()
                 view = self.seat_view(seat)
                 legal = self.engine.legal_actions(self.state, seat)
                 action = await self.bots.choose("strong", view, legal)

@@ -36,7 +36,8 @@ class TestSetup:
 
 @dataclass
 class Occupant:
-    """Who holds a seat. ``autopilot``: the strong bot plays for a person who is away or too slow."""
+    """Who holds a seat. ``autopilot``: the strong bot plays for a person who is away or too slow.
+    ``buy_in``: at a chip table, the table stack the seat brings (a bot's is the table's largest)."""
 
     player_id: str | None
     name: str
@@ -49,8 +50,8 @@ class Occupant:
         return self.bot or ("strong" if self.autopilot else None)
 
     @classmethod
-    def for_bot(cls, seat: int, level: str) -> Occupant:
-        return cls(None, f"Bot {seat + 1} ({level})", bot=level)
+    def for_bot(cls, seat: int, level: str, buy_in: int | None = None) -> Occupant:
+        return cls(None, f"Bot {seat + 1} ({level})", bot=level, buy_in=buy_in)
 
 
 def encode_frame(message: dict[str, Any]) -> str:
@@ -75,11 +76,10 @@ class Connection:
 
 @dataclass(frozen=True)
 class ChipRules:
-    """For chip games: a bot's stack, the ante a player must hold to sit down, and the range of
-    the table stack a player brings (its buy-in), in chips."""
+    """For chip games: the ante a player must hold to sit down, and the range of the table stack a
+    player brings (its buy-in), in chips. A bot brings the largest."""
 
     enabled: bool = False
-    bot_stack: int = 0
     ante: int = 0
     min_buy_in: int = 0
     max_buy_in: int = 0

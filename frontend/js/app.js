@@ -10,11 +10,12 @@ import { showLobby } from "./lobby.js";
 import { showProfile } from "./profile.js";
 import { showReplay } from "./replay.js";
 import { showRules } from "./rules.js";
+import { walletLine } from "./stakes.js";
 import { showTable } from "./table.js";
 
 let leavePage = null;
 
-/** Redraws the header: who is playing, their chips, and the links. */
+/** Redraws the header: who is playing, his wallet (and apart from it his chips at a table), and the links. */
 export async function refreshPlayerNav() {
   const nav = document.getElementById("player-nav");
   const player = savedPlayer();
@@ -31,7 +32,7 @@ export async function refreshPlayerNav() {
   try {
     const fresh = await getPlayer(player.id);
     badge.textContent = "";
-    badge.append(fresh.name, " \u00b7 ", h("span", { class: "chips", id: "my-chips" }, `${fresh.chips} chips`));
+    badge.append(fresh.name, " \u00b7 ", ...walletLine(fresh.chips));
   } catch (error) {
     badge.textContent = `${player.name} (offline)`;
   }

@@ -1,11 +1,15 @@
 // Azi at the table: the exposed trump card (and the six on the scene), stacks, pot and bets, the
-// betting actions with their allowed ranges, the 4-card discard, trick play with only the legal
-// cards pressable, the Azi re-deal offer, and the chips each game moved.
+// betting actions with their allowed ranges (a bet, call or raise of more than a quarter of the
+// stack, or all of it, asks first), the 4-card discard, trick play with only the legal cards
+// pressable, the Azi re-deal offer, and the chips each game moved.
 
 import {
   SUIT_NAMES, SUIT_SYMBOLS, cardBacks, cardButton, cardImage, cardShort, enableArrowKeys, trickRow, trickText,
 } from "./cards.js";
+import { confirmDialog } from "./dialog.js";
 import { announce, h, scrollBox } from "./dom.js";
+import { stillAtTable } from "./stakes.js";
+import { MONEY, chipsText } from "./words.js";
 
 const REASONS = { tricks: "by taking two tricks", folds: "when everyone else folded" };
 const END_REASONS = { closed: "the owner closed the table", players: "fewer than two players can pay the ante" };
@@ -23,6 +27,39 @@ function amountValue(ctx, kind, entry) {
   const range = `${entry.min}-${entry.max}`;
   if (!ui.amounts[kind] || ui.amounts[kind].range !== range) ui.amounts[kind] = { range, text: String(entry.min) };
   return ui.amounts[kind];
+}
+
+/**
+ * Sends ``action``, which puts ``put`` chips of the stack in the pot: at once, or after a
+ * confirmation showing the amount when that is more than a quarter of the stack or all of it.
+ * ``focusKey`` names the control the focus goes back to.
+ */
+function actWithCare(ctx, action, label, { amount, put, allIn = false }, focusKey) {
+  const stack = ctx.view.stacks[ctx.mySeat];
+  const all = allIn || put >= stack;
+  if (!all && put * 4 <= stack) {
+    ctx.act(action, label);
+    return;
+  }
+  const words = MONEY.confirm({ kind: action.kind, amount, put, stack, allIn: all });
+  ctx.ui.confirm = confirmDialog({
+    id: "bet-confirm", title: words.title, text: words.text, confirmLabel: words.button,
+    returnFocus: () => document.querySelector(`[data-focus="${focusKey}"]`),
+    onConfirm: () => ctx.act(action, label),
+  });
+}
+
+/** A bet or raise typed in the box: with care when it is an amount the rules allow now (any other
+ * is sent as it is, for the server to refuse in words). */
+function sendAmount(ctx, kind, entry, amount) {
+  const action = kind === "bet" ? { kind, amount } : { kind, to: amount };
+  const label = kind === "bet" ? `bet of ${amount}` : `raise to ${amount}`;
+  if (!Number.isInteger(amount) || amount < entry.min || amount > entry.max) {
+    ctx.act(action, label);
+    return;
+  }
+  const put = kind === "bet" ? amount : amount - ctx.view.bets[ctx.mySeat];
+  actWithCare(ctx, action, label, { amount, put }, `azi-${kind}`);
 }
 
 function amountControl(ctx, kind, entry, label, send) {
@@ -56,17 +93,16 @@ function actionsBox(ctx) {
   const view = ctx.view;
   const controls = [];
   for (const entry of legalOf(ctx, "bet")) {
-    controls.push(amountControl(ctx, "bet", entry, "Opening bet",
-      (amount) => ctx.act({ kind: "bet", amount }, `bet of ${amount}`)));
+    controls.push(amountControl(ctx, "bet", entry, "Opening bet", (amount) => sendAmount(ctx, "bet", entry, amount)));
   }
   for (const entry of legalOf(ctx, "call")) {
     const text = entry.all_in ? `All in (${entry.amount})` : `Call ${entry.amount}`;
     controls.push(h("button", { type: "button", id: "azi-call", dataset: { focus: "azi-call" },
-      onclick: () => ctx.act({ kind: "call" }, "call") }, text));
+      onclick: () => actWithCare(ctx, { kind: "call" }, "call",
+        { amount: entry.amount, put: entry.amount, allIn: entry.all_in }, "azi-call") }, text));
   }
   for (const entry of legalOf(ctx, "raise")) {
-    controls.push(amountControl(ctx, "raise", entry, "Raise to",
-      (to) => ctx.act({ kind: "raise", to }, `raise to ${to}`)));
+    controls.push(amountControl(ctx, "raise", entry, "Raise to", (to) => sendAmount(ctx, "raise", entry, to)));
   }
   if (legalOf(ctx, "fold").length) {
     controls.push(h("button", { type: "button", id: "azi-fold", dataset: { focus: "azi-fold" },
@@ -94,8 +130,10 @@ function actionsBox(ctx) {
     prompt = `Waiting for ${view.to_act.map((seat) => ctx.name(seat)).join(", ")}.`;
   }
   const seat = ctx.mySeat;
+  const stack = seat === null ? 0 : view.stacks[seat];
   const mine = seat === null ? null : h("p", { class: "muted my-stack", id: "azi-my-stack" },
-    `Your stack: ${view.stacks[seat]} chips`, view.bets[seat] ? ` \u00b7 your bet: ${view.bets[seat]}` : "",
+    stillAtTable(view, seat) ? MONEY.myStack({ stack }) : MONEY.backInWallet({ stack }),
+    view.bets[seat] ? ` \u00b7 your bet: ${view.bets[seat]}` : "",
     ` \u00b7 pot: ${view.pot}`, view.trump ? ` \u00b7 trump: ${SUIT_NAMES[view.trump]} ${SUIT_SYMBOLS[view.trump]}` : "",
     view.my_discard ? ` \u00b7 laid away: ${cardShort(view.my_discard)}` : "",
     view.trick.length ? h("span", { class: "on-table" }, ` \u00b7 on the table: ${trickText(ctx.object, view.trick)}`) : null);
@@ -244,7 +282,9 @@ function centre(ctx) {
 
 function seatExtras(ctx, seat) {
   const view = ctx.view;
-  const parts = [h("span", { class: "stack" }, `${view.stacks[seat]} chips`)];
+  const stack = view.stacks[seat];
+  const parts = [h("span", { class: "stack" }, seat === ctx.mySeat && stillAtTable(view, seat)
+    ? MONEY.atTable({ stack }) : chipsText(stack))];
   if (view.button === seat) parts.push(h("span", { class: "badge dealer" }, "button"));
   if (view.bets[seat]) parts.push(h("span", { class: "bet" }, `bet ${view.bets[seat]}`));
   if (view.folded.includes(seat)) parts.push(h("span", { class: "badge out" }, "folded"));
@@ -270,6 +310,11 @@ function ownerControls(ctx) {
 }
 
 function onState(ctx, before, after) {
+  if (ctx.ui.confirm && (!before || JSON.stringify(before.legal) !== JSON.stringify(after.legal))) {
+    // The decision it asks about has passed (the autopilot made it, the table moved on).
+    ctx.ui.confirm.close();
+    ctx.ui.confirm = null;
+  }
   const was = before && before.view.tricks ? before.view.tricks.length : 0;
   const tricks = after.view.tricks || [];
   if (tricks.length > was) {

@@ -64,16 +64,24 @@ export function announce(text) {
 export function showMessage(text, { kind = "error", code = null, scope = null } = {}) {
   const area = document.getElementById("messages");
   if (!area) return;
-  const sentence = sentenceFor(code);
-  const details = sentence ? h("details", { class: "message-details" }, h("summary", {}, "Details"),
-    h("code", {}, code), " ", withoutRuleNumbers(text)) : null;
   const item = h("div", { class: `message ${kind}`, role: kind === "error" ? "alert" : "status",
     dataset: { code: code || "", scope: scope || "" } },
-  h("div", { class: "message-body" }, h("span", { class: "message-text" }, sentence || text), details),
+  messageBody(text, code),
   h("button", { type: "button", class: "dismiss", "aria-label": "Dismiss message",
     onclick: () => item.remove() }, "\u00d7"));
   area.appendChild(item);
   while (area.children.length > 4) area.removeChild(area.firstChild);
+}
+
+/**
+ * The words of a message: the catalog's sentence for ``code``, with the code and ``text`` (the
+ * server's own wording) in a collapsed "Details" line; or ``text`` alone for a code it does not know.
+ */
+export function messageBody(text, code = null) {
+  const sentence = sentenceFor(code);
+  const details = sentence ? h("details", { class: "message-details" }, h("summary", {}, "Details"),
+    h("code", {}, code), " ", withoutRuleNumbers(text)) : null;
+  return h("div", { class: "message-body" }, h("span", { class: "message-text" }, sentence || text), details);
 }
 
 /** Removes every message, or only those about ``scope``. */

@@ -4,7 +4,10 @@ import {
   GAME_TITLES, createPlayer, createRoom, forgetPlayer, getGames, getPlayer, getRooms, savedPlayer, topUp,
 } from "./api.js";
 import { clear, h, showMessage } from "./dom.js";
-import { PRESETS, PRESET_WORDS, choiceLabel, optionHelp, optionLabel, optionsSummary } from "./words.js";
+import { tableStakes } from "./stakes.js";
+import {
+  MONEY, PRESETS, PRESET_WORDS, amountText, chipsText, choiceLabel, optionHelp, optionLabel, optionsSummary,
+} from "./words.js";
 
 /** Tells the header that the player (or the chips) changed. */
 export function playerChanged() {
@@ -51,10 +54,12 @@ function seatsText(room) {
 function roomRow(room) {
   const title = GAME_TITLES[room.game] || room.game;
   const names = room.seats.filter((seat) => seat.name).map((seat) => seat.name).join(", ") || "nobody yet";
+  const stakes = tableStakes(room.options);
   return h("li", { class: "room-item", dataset: { room: room.id, game: room.game } },
     h("div", { class: "room-main" },
       h("strong", {}, title), " ",
       h("span", { class: `status ${room.status}` }, room.status === "playing" ? "playing" : "open"),
+      stakes ? h("div", { class: "stakes" }, MONEY.stakes(stakes)) : null,
       h("div", { class: "muted" }, optionsSummary(room.game, room.options, { brief: true })),
       h("div", {}, seatsText(room), h("span", { class: "muted" }, ` \u00b7 ${names}`))),
     h("a", { class: "button", href: `#/room/${encodeURIComponent(room.id)}`,
@@ -219,20 +224,20 @@ function playerPanel(player, rerender) {
   const chips = h("span", { id: "lobby-chips" }, "\u2026");
   const panel = h("section", { class: "card-panel player-panel", "aria-label": "Your account" },
     h("h2", {}, `Welcome, ${player.name}`),
-    h("p", {}, "Chips: ", chips, " \u00b7 ", h("a", { href: "#/history" }, "your match history")),
+    h("p", {}, "Wallet: ", chips, " chips \u00b7 ", h("a", { href: "#/history" }, "your match history")),
     h("div", { class: "row" },
       h("button", { type: "button", onclick: async () => {
         try {
           const fresh = await topUp(player);
-          chips.textContent = String(fresh.chips);
+          chips.textContent = amountText(fresh.chips);
           playerChanged();
-          showMessage(`You have ${fresh.chips} chips.`, { kind: "info" });
+          showMessage(`You have ${chipsText(fresh.chips)}.`, { kind: "info" });
         } catch (error) {
           showMessage(error.message, { code: error.code });
         }
       } }, "Top up chips"),
       h("button", { type: "button", onclick: () => { forgetPlayer(); rerender(); } }, "Play as someone else")));
-  getPlayer(player.id).then((fresh) => { chips.textContent = String(fresh.chips); })
+  getPlayer(player.id).then((fresh) => { chips.textContent = amountText(fresh.chips); })
     .catch((error) => {
       chips.textContent = "unknown";
       if (error.status === 404) {

@@ -4,14 +4,16 @@
 
 import { GAME_TITLES, forgetPlayer, getMatch, savedPlayer } from "./api.js";
 import azi from "./azi.js";
+import { closeDialogs } from "./dialog.js";
 import { announce, clear, clearMessages, h, keepFocus, renderingHeld, showMessage } from "./dom.js";
 import hasenpfeffer from "./hasenpfeffer.js";
 import hazari from "./hazari.js";
 import { seedMessages } from "./fairness.js";
 import { guideBox, tableHelp } from "./help.js";
-import { describeOptions } from "./words.js";
+import { MONEY, OFFLINE_TEXT, describeOptions } from "./words.js";
 import { nameForm, playerChanged, takeAutoSit } from "./lobby.js";
 import { RoomSocket } from "./socket.js";
+import { askBuyIn, chipsAtTable, showChipsAtTable, tableStakes } from "./stakes.js";
 
 const GAMES = { hazari, azi, hasenpfeffer };
 // Messages about the player's current decision (a refused move) go once the decision has passed.
@@ -79,6 +81,8 @@ class TableController {
     this.matchFetch = null;
     this.matchKey = null;
     this.autoSit = player ? takeAutoSit(roomId) : false;
+    // The buy-in dialog while it is open (undefined while it is being opened).
+    this.buyIn = null;
     this.focusOnArrival = this.autoSit;
     this.help = { open: false };
     this.socket = new RoomSocket(roomId, player ? player.token : null, {
@@ -127,6 +131,10 @@ class TableController {
         // This browser's seed came after the deal was dealt (it was not waited for): nothing to do.
         return;
       }
+      if (this.buyIn && this.buyIn.waiting && !message.ref) {
+        this.buyIn.refused(message.code, message.message);
+        return;
+      }
       const refused = message.ref && this.pending.has(message.ref);
       showMessage(message.message, { code: message.code, scope: refused ? DECISION : null });
     } else if (message.type === "notice") {
@@ -162,8 +170,10 @@ class TableController {
     if (this.autoSit && seat === null && message.view.phase === "waiting") {
       this.autoSit = false;
       const free = message.room.seats.find((entry) => !entry.name && !entry.bot);
-      if (free) this.send({ type: "sit", seat: free.seat });
+      if (free) this.sitAt(free.seat, message.room);
     }
+    if (this.buyIn) this.buyIn.seen(message, this.player.id);
+    if (showChipsAtTable(chipsAtTable(message, seat))) playerChanged();
     this.refreshMatch(message);
   }
 
@@ -190,10 +200,32 @@ class TableController {
 
   send(message) {
     if (!this.socket.send(message)) {
-      showMessage("Not connected: nothing was sent. Try again once the connection is back.", { code: "client/offline" });
+      showMessage(OFFLINE_TEXT, { code: "client/offline" });
       return false;
     }
     return true;
+  }
+
+  /** Sits down in ``seat``; at a chip table, with the buy-in the player chooses first. */
+  async sitAt(seat, room) {
+    if (!tableStakes(room.options)) {
+      this.send({ type: "sit", seat });
+      return;
+    }
+    if (this.buyIn !== null) return;
+    this.focusOnArrival = false;
+    this.buyIn = undefined;
+    try {
+      this.buyIn = await askBuyIn({
+        room, seat, player: this.player,
+        send: (message) => this.socket.send(message),
+        returnFocus: (seated) => this.main.querySelector(seated ? "[data-focus='stand']" : `[data-focus='sit-${seat}']`),
+        onClose: () => { this.buyIn = null; },
+      });
+    } catch (error) {
+      this.buyIn = null;
+      showMessage(error.message, { code: error.code });
+    }
   }
 
   act(action, label) {
@@ -425,7 +457,7 @@ class TableController {
     if (waiting && empty) {
       if (this.player && ctx.mySeat === null) {
         body.push(h("button", { type: "button", class: "small-button", dataset: { focus: `sit-${seat}` },
-          onclick: () => this.send({ type: "sit", seat }) }, "Sit here"));
+          onclick: () => this.sitAt(seat, message.room) }, "Sit here"));
       } else if (this.player && ctx.mySeat !== null) {
         body.push(h("button", { type: "button", class: "small-button", dataset: { focus: `sit-${seat}` },
           onclick: () => this.send({ type: "sit", seat }) }, "Move here"));
@@ -435,6 +467,9 @@ class TableController {
           "aria-label": `Add a bot in seat ${seat + 1}`,
           onclick: () => this.send({ type: "add_bot", seat, level: this.botLevel() }) }, "Add bot"));
       }
+    }
+    if (waiting && entry.buy_in && tableStakes(message.room.options)) {
+      body.push(h("span", { class: "stack" }, MONEY.brings({ amount: entry.buy_in, mine })));
     }
     if (!waiting && game.seatExtras) body.push(...game.seatExtras(ctx, seat));
     const label = `Seat ${seat + 1}: ${empty ? "empty" : this.name(seat)}${entry.bot ? ", bot" : ""}${toAct ? ", to play" : ""}`;
@@ -500,6 +535,8 @@ class TableController {
   }
 
   close() {
+    closeDialogs();
+    showChipsAtTable(null);
     window.removeEventListener("cardroom:release", this.onRelease);
     window.clearInterval(this.ticker);
     window.clearTimeout(this.matchFetch);

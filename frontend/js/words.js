@@ -140,6 +140,9 @@ const ERRORS = {
   "limit/connections": "Too many open tables from this address; close some tabs.",
   "server/error": "Something went wrong on the server; try again.",
   "server/not_stored": "The server could not save that move; nothing was changed. Try again.",
+  "server/busy": "The server is busy for a moment; nothing was changed. Try again.",
+  "server/database_unreachable": "The server cannot reach its records right now. Try again in a moment.",
+  "server/draining": "The server is about to restart. Try again in a moment.",
   "fairness/refused": "Your browser's part of the shuffle was not used; the deal is fair all the same.",
   "fairness/not_waiting": "Your browser's part of the shuffle came too late; the deal is fair all the same.",
   "fairness/bad_seed": "Your browser's part of the shuffle could not be read.",
@@ -322,8 +325,9 @@ export function describeOptions(game, options) {
 
 const TEST_OPTIONS = new Set(["deck", "decks", "first_dealer", "stacks", "seed", "first_button"]);
 
-// The options a list of rooms names; the room itself shows them all.
-const HEADLINE = { hazari: ["target"], azi: ["stake", "hand_size"], hasenpfeffer: ["bidding", "target"] };
+// The options a list of rooms names; the room itself shows them all (a chip table's stake and
+// buy-in range have a line of their own: MONEY.stakes).
+const HEADLINE = { hazari: ["target"], azi: ["hand_size"], hasenpfeffer: ["bidding", "target"] };
 
 /**
  * "Match length: 1,000 points · Equal groups in a round: The later one wins" for a list line; with
@@ -356,4 +360,63 @@ export const PRESET_WORDS = {
   quick: { label: "Quick game", help: "A shorter match (at Azi, shorter betting rounds)." },
   classic: { label: "Classic", help: "The usual rules and match length." },
   custom: { label: "Custom", help: "Choose every option yourself." },
+};
+
+// --- chips -------------------------------------------------------------------------------------------
+
+const PLURAL = new Intl.PluralRules("en");
+
+/** A number of chips without the word: "1,000". */
+export function amountText(count) {
+  return Number(count).toLocaleString("en");
+}
+
+/** "1 chip", "1,000 chips". */
+export function chipsText(count) {
+  return `${amountText(count)} ${PLURAL.select(count) === "one" ? "chip" : "chips"}`;
+}
+
+export const OFFLINE_TEXT = "Not connected: nothing was sent. Try again once the connection is back.";
+
+/** Money on screen: the wallet apart from the chips at the table, the buy-in, big bets. */
+export const MONEY = {
+  wallet: ({ wallet }) => `Wallet ${chipsText(wallet)}`,
+  atTable: ({ stack }) => `${chipsText(stack)} at the table`,
+  myStack: ({ stack }) => `Your chips at the table: ${amountText(stack)}`,
+  backInWallet: ({ stack }) => `Back in your wallet from the table: ${chipsText(stack)}`,
+  brings: ({ amount, mine }) => (mine ? `You bring ${chipsText(amount)}` : `Brings ${chipsText(amount)}`),
+  stakes: ({ stake, low, high }) => `Stake ${chipsText(stake)} \u00b7 buy-in ${amountText(low)} to ${chipsText(high)}`,
+  buyInTitle: "How many chips do you bring?",
+  buyInAbout: ({ seat, low, high }) => `Seat ${seat + 1}. This table takes from ${amountText(low)} to `
+    + `${chipsText(high)}. The rest stays in your wallet, and what is left at the table goes back to it `
+    + "when you leave or the session ends.",
+  buyInWallet: ({ wallet }) => `Your wallet: ${chipsText(wallet)}`,
+  buyInLabel: "Chips to bring",
+  buyInSlider: "Chips to bring (slider)",
+  buyInRange: ({ low, high }) => `From ${amountText(low)} to ${chipsText(high)}`,
+  buyInSend: ({ amount }) => (amount === null ? "Sit down" : `Sit down with ${chipsText(amount)}`),
+  buyInWhole: ({ low, high }) => `Type a whole number of chips, from ${amountText(low)} to ${amountText(high)}.`,
+  buyInOutside: ({ low, high, capped }) => (capped
+    ? `Choose from ${amountText(low)} to ${chipsText(high)}: at least the table's smallest buy-in, `
+      + "and no more than your wallet holds."
+    : `Choose from ${amountText(low)} to ${chipsText(high)}: the table's smallest and largest buy-in.`),
+  buyInTooFew: ({ low, wallet }) => `This table's smallest buy-in is ${chipsText(low)} and your wallet `
+    + `holds ${chipsText(wallet)}. A top-up in the lobby refills a nearly empty wallet.`,
+  cancel: "Cancel",
+  close: "Close",
+  /** The confirmation of a bet, raise or call that puts in ``put`` of the ``stack`` at the table. */
+  confirm: ({ kind, amount, put, stack, allIn }) => {
+    const all = `all your ${chipsText(stack)} (all in)`;
+    const part = `${amountText(put)} of your ${chipsText(stack)}`;
+    if (kind === "bet") {
+      return { title: allIn ? "Bet all your chips?" : "Confirm your bet",
+        text: `Bet ${allIn ? all : part}?`, button: `Bet ${amountText(amount)}` };
+    }
+    if (kind === "raise") {
+      return { title: allIn ? "Raise with all your chips?" : "Confirm your raise",
+        text: `Raise to ${amountText(amount)}, putting in ${allIn ? all : part}?`, button: `Raise to ${amountText(amount)}` };
+    }
+    return { title: allIn ? "Call with all your chips?" : "Confirm your call",
+      text: allIn ? `Call with ${all}?` : `Call ${part}?`, button: `Call ${amountText(put)}` };
+  },
 };

@@ -110,15 +110,42 @@ def open_lobby(page: Page, server: LiveServer, name: str) -> dict[str, Any]:
 
 
 def seated_in_new_room(page: Page, server: LiveServer, name: str, game: str,
-                       options: dict[str, Any]) -> str:
+                       options: dict[str, Any], buy_in: int | None = None) -> str:
     """A room made through the API for a new player named ``name``; the page opens its link and sits
-    at seat 0. Returns the room's id."""
+    at seat 0 (at a chip table bringing ``buy_in``, by default what the page offers). Returns the
+    room's id."""
     player = open_lobby(page, server, name)
     room = server.post("/api/rooms", {"game": game, "options": options}, token=player["token"])
     page.goto(f"{server.base}/#/room/{room['id']}")
     page.locator(".seat[data-seat='0']").get_by_role("button", name="Sit here").click()
+    if game in CHIP_GAMES:
+        bring_chips(page, buy_in)
     expect(page.locator(".seat.mine")).to_have_attribute("data-seat", "0")
     return str(room["id"])
+
+
+CHIP_GAMES = ("azi",)
+
+
+def bring_chips(page: Page, amount: int | None = None) -> None:
+    """Answers the buy-in dialog of a chip table: ``amount`` chips, or the amount it offers; waits
+    until it has closed (the player is seated)."""
+    dialog = page.locator("#buy-in")
+    expect(dialog).to_be_visible()
+    if amount is not None:
+        dialog.get_by_role("spinbutton", name="Chips to bring").fill(str(amount))
+    dialog.locator("#buy-in-send").click()
+    expect(dialog).to_have_count(0)
+
+
+def confirm_big_bet(page: Page) -> bool:
+    """Confirms the confirmation the last bet, call or raise opened (it opens as the button is
+    pressed), if it opened one."""
+    if not page.locator("#bet-confirm").count():
+        return False
+    page.locator("#bet-confirm-confirm").click()
+    expect(page.locator("#bet-confirm")).to_have_count(0)
+    return True
 
 
 def saved_player(page: Page) -> dict[str, Any]:
@@ -144,6 +171,8 @@ def create_room_in_lobby(page: Page, game: str, options: dict[str, Any] | None =
     if private:
         page.get_by_label("Private (not listed; share the link)").check()
     page.get_by_role("button", name="Create room").click()
+    if game in CHIP_GAMES:
+        bring_chips(page)
     expect(page.locator(".seat.mine")).to_be_visible()
     return page.url.split("#/room/")[1]
 

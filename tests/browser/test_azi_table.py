@@ -13,6 +13,7 @@ import pytest
 from azi_support import azi_deck_for
 from browser_support import (
     add_bots,
+    confirm_big_bet,
     dismiss_messages,
     expect_error,
     hand,
@@ -39,8 +40,9 @@ MY_TURN_OR_SETTLED = (
 
 
 class Person:
-    """Plays whatever the page offers: the first card to discard, the smallest bet, a call, the
-    first playable card, a declined buy-in. Remembers what it did."""
+    """Plays whatever the page offers: the first card to discard, the smallest bet, a call (confirmed
+    when the page asks, for a big one), the first playable card, a declined buy-in. Remembers what it
+    did."""
 
     def __init__(self, page: Page) -> None:
         self.page = page
@@ -77,9 +79,11 @@ class Person:
                 page.locator("#azi-bet").click()
             else:
                 page.locator("#azi-call").click()
+                confirm_big_bet(page)
             self.did.append(kind if kind == "bet" else "call")
         elif page.locator("#azi-call").count():
             page.locator("#azi-call").click()
+            confirm_big_bet(page)
             self.did.append("call")
         elif page.locator(".hand-row .card.playable").count():
             tried = not self.illegal_tried and self.try_illegal_card()

@@ -10,6 +10,7 @@ import pytest
 from browser_support import (
     DESKTOP,
     add_bots,
+    bring_chips,
     create_room_in_lobby,
     expect_error,
     hand,
@@ -29,8 +30,8 @@ def test_lobby_rooms_options_and_a_shared_link(page: Page, browser: Browser, ser
     open_lobby(page, server, "Lena")
     page.reload()
     expect(page.locator("#who")).to_contain_text("Lena")
-    expect(page.locator("#lobby-chips")).to_have_text("1000")
-    expect(page.locator("#my-chips")).to_have_text("1000 chips")
+    expect(page.locator("#lobby-chips")).to_have_text("1,000")
+    expect(page.locator("#my-chips")).to_have_text("Wallet 1,000 chips")
 
     # Someone else's public room is listed with its game, options and free seats.
     other = server.post("/api/players", {"name": "Otto"})
@@ -73,7 +74,10 @@ def test_lobby_rooms_options_and_a_shared_link(page: Page, browser: Browser, ser
         friend.get_by_role("textbox", name="Name").fill("Fritz")
         friend.get_by_role("button", name="Play").click()
         friend.locator(".seat.empty").first.get_by_role("button", name="Sit here").click()
+        bring_chips(friend, 300)
         expect(friend.locator(".seat.mine")).to_contain_text("Fritz")
+        expect(friend.locator(".seat.mine")).to_contain_text("You bring 300 chips")
+        expect(friend.locator("#my-table-chips")).to_have_text("300 chips at the table")
         expect(friend.locator("#start-button")).to_have_count(0)
         expect(friend.get_by_text("The room's owner adds bots and starts the match.")).to_be_visible()
         page.goto(link)

@@ -10,6 +10,7 @@ from azi_support import azi_deck_for
 from browser_support import (
     SHOTS,
     add_bots,
+    confirm_big_bet,
     in_view,
     laid_out,
     seated_in_new_room,
@@ -98,6 +99,7 @@ def test_azi_decisions_in_view(page: Page, server: LiveServer) -> None:
     if page.locator("#azi-call").count():
         check_every_size(page, "azi-call", "#azi-call")
         page.locator("#azi-call").click()
+        confirm_big_bet(page)
     expect(page.locator(".hand-row .card.playable").first).to_be_visible()
     check_every_size(page, "azi-play", ".hand-row .card.playable")
 
