@@ -34,13 +34,14 @@ from app.games.cards import card_texts, standard_deck
 
 pytestmark = pytest.mark.browser
 
-PAUSE = 1.0
+PAUSE = 2.0
 DEAL_PAUSE = 600
 # Bots that take their time, so that the page has drawn each state before the next one comes.
 BOT_DELAY = 0.3
 # How much later than the server sent it the page may draw a state, more than the state after it
-# (a busy machine holds up the browser now and then; without a pause the gaps are a bot's delay).
-JITTER_MS = 250
+# (a busy machine holds up the browser now and then). Without a pause the gaps are a bot's delay,
+# well below the pause less this.
+JITTER_MS = 1000
 # How long a finished deal's result is watched staying before Next deal is pressed, in seconds.
 WATCHED = 2
 SIZES = {"desktop": DESKTOP, "phone": PHONE}
