@@ -18,7 +18,7 @@ function board(game, data) {
   }
   return scrollBox(h("table", { class: "scores leaderboard", id: "leaderboard-table", dataset: { game } },
     h("caption", {}, `${GAME_TITLES[game] || game}: rated players, best first`),
-    h("thead", {}, h("tr", {}, ["Rank", "Player", "Rating", "\u03bc (mu)", "\u03c3 (sigma)", "Rated matches", "Last rated"]
+    h("thead", {}, h("tr", {}, ["Rank", "Player", "Rating", "Rated matches", "Last rated"]
       .map((label) => h("th", { scope: "col" }, label)))),
     h("tbody", {}, data.players.map((entry) => h("tr", {
       class: me && me.id === entry.player_id ? "me" : "", dataset: { player: entry.player_id },
@@ -26,7 +26,7 @@ function board(game, data) {
     h("td", { class: "rank" }, String(entry.rank)),
     h("th", { scope: "row" }, h("a", { href: `#/player/${encodeURIComponent(entry.player_id)}` }, entry.name),
       me && me.id === entry.player_id ? " (you)" : ""),
-    h("td", { class: "ordinal" }, fixed(entry.ordinal)), h("td", {}, fixed(entry.mu)), h("td", {}, fixed(entry.sigma)),
+    h("td", { class: "ordinal" }, fixed(entry.ordinal)),
     h("td", {}, String(entry.matches)), h("td", {}, formatDate(entry.updated_at)))))), "Leaderboard");
 }
 
@@ -39,8 +39,8 @@ export function showLeaderboard(main, game) {
   const body = h("section", { class: "card-panel", id: "leaderboard", "aria-live": "polite" }, h("p", {}, "Loading\u2026"));
   main.append(
     h("h1", {}, "Leaderboard"),
-    h("p", { class: "lead" }, "Ranked by rating = \u03bc \u2212 3\u03c3 (Weng-Lin / OpenSkill): the skill estimate \u03bc less "
-      + "three times its uncertainty \u03c3, so a rating rises as matches confirm it."),
+    h("p", { class: "lead", id: "leaderboard-about" }, "Players are ranked by their rating. A rating grows as a player "
+      + "wins rated matches; it is cautious while he has played few, so it rises as his results confirm it."),
     tabs, body);
   api(`/api/leaderboard?game=${encodeURIComponent(chosen)}&limit=${LIMIT}`).then((data) => {
     clear(body);

@@ -332,6 +332,8 @@ def test_profile_and_leaderboard(page: Page, server: LiveServer, world: dict[str
         expect(rows.nth(index).locator(".rank")).to_have_text(str(index + 1))
         expect(rows.nth(index).locator(".ordinal")).to_have_text(f"{entry['ordinal']:.2f}")
     expect(page.locator("#leaderboard-table tr.me")).to_contain_text("(you)")
+    shown = page.locator("#leaderboard").inner_text() + page.locator("#leaderboard-about").inner_text()
+    assert not re.search(r"[\u03bc\u03c3]|\b(?:mu|sigma)\b", shown), shown
     shoot(page, "leaderboard")
     page.get_by_role("link", name="Azi", exact=True).click()
     expect(page.locator("#leaderboard-empty")).to_be_visible()
