@@ -281,3 +281,22 @@ def test_an_azi_timeout_after_a_trick_waits_then_the_game_result_stays(
     assert paused["view"]["phase"] == "needs_deal" and paused["view"]["last_game"]["winner"] == 0
     assert paused["view"]["next_deal"] == {"ready": [], "waiting": [0, 1, 2], "ends_at": ends_at}
     assert still == paused["version"] and second["view"]["next_deal"] is None
+
+
+def test_a_seat_that_decides_twice_in_a_row_has_its_whole_time_for_the_second_decision(
+        clocked: tuple[TestClient, ManualClock]) -> None:
+    """The auction's winner takes trump and then discards: each decision gets ``turn_seconds``
+    from the moment it is asked for, not from the first of them."""
+    http, clock = clocked
+    with ExitStack() as stack:
+        table = HpTable(http, stack, {"turn_seconds": 30}, [STANDARD_SIX.deck()], STANDARD_SIX.dealer)
+        table.start()
+        table.run(STANDARD_SIX.call_actions())
+        bidder = STANDARD_SIX.bidder
+        assert bidder is not None
+        asked = table.fresh(bidder)["view"]["deadline"]
+        assert asked == clock.now() + 30
+        advance(http, clock, 20)
+        named = table.act(bidder, {"kind": "trump", "suit": STANDARD_SIX.trump})
+    assert named["view"]["to_act"] == [bidder]
+    assert named["view"]["deadline"] == clock.now() + 30, "the discard kept the trump decision's deadline"

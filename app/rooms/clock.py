@@ -44,10 +44,11 @@ class TurnClock:
     def enabled(self) -> bool:
         return self.seconds > 0
 
-    def update(self, awaited: Iterable[int], at: float) -> None:
-        """The seats whose decision is awaited after a step taken at ``at``."""
-        awaited = set(awaited)
-        self.due_since = {seat: self.due_since.get(seat, at) for seat in awaited}
+    def update(self, awaited: Iterable[int], at: float, acted: Iterable[int] = ()) -> None:
+        """The seats whose decision is awaited after a step taken at ``at`` by the seats ``acted``:
+        a seat that acted and is awaited again has a new decision, with all its time."""
+        fresh = set(acted)
+        self.due_since = {seat: at if seat in fresh else self.due_since.get(seat, at) for seat in awaited}
 
     def deadline(self, seat: int) -> float | None:
         since = self.due_since.get(seat)

@@ -407,7 +407,8 @@ class Room:
         for action in actions:
             state = replay_step(self.engine, state, action.seat, action.action, cards)
             self.state = state
-            self.turns.update(self._awaited(), action.at.replace(tzinfo=UTC).timestamp())
+            self.turns.update(self._awaited(), action.at.replace(tzinfo=UTC).timestamp(),
+                              () if action.seat is None else (action.seat,))
             if action.ref is not None and action.seat is not None:
                 self.applied[action.seat, action.ref] = action.seq
         self.state, self.match_id, self.status = state, match.id, "playing"
@@ -625,7 +626,8 @@ class Room:
         self.seq += len(record.actions)
         self.deals += len(record.deals)
         self.version += 1
-        self.turns.update(self._awaited(), self.clock.now())
+        self.turns.update(self._awaited(), self.clock.now(),
+                          {action.seat for action in record.actions if action.seat is not None})
         self.drafts = {seat: draft for seat, draft in self.drafts.items() if seat in self.turns.due_since}
         self._update_deal_pause()
         self._prepare_deal()
