@@ -103,7 +103,8 @@ def test_a_whole_hasenpfeffer_deal_in_the_browser(page: Page, server: LiveServer
     assert blocked.count() >= 1
     dismiss_messages(page)
     blocked_card = blocked.first.get_attribute("data-card")
-    blocked.first.click(force=True)
+    expect(blocked.first).to_be_visible()
+    blocked.first.dispatch_event("click")
     shoot(page, "hasenpfeffer-play")
     play_card(page)
     # The server answers in order: an answer to a frame sent for the blocked card would be here by
