@@ -35,4 +35,8 @@ def test_more_rooms_come_a_page_at_a_time(page: Page, server: LiveServer) -> Non
     page.get_by_role("button", name="Refresh").click()
     expect(page.locator(f"[data-room='{newest}']")).to_have_count(1)
     expect(page.locator(f"[data-room='{rooms[0]}']")).to_have_count(1)
-    expect(listed).to_have_count(len(shown) + 1)
+    # Every room of this test is still listed, once; rooms other tests left on this server may
+    # have been closed meanwhile, so the count is not compared.
+    after = listed.evaluate_all("items => items.map(item => item.dataset.room)")
+    assert len(after) == len(set(after))
+    assert set(rooms) | {newest} <= set(after)
