@@ -68,8 +68,10 @@ class ApiError(Exception):
         self.message = message
 
 
-def error_response(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+def error_response(status: int, code: str, message: str, retry_after: int | None = None) -> JSONResponse:
+    """The contract's error body; ``retry_after`` (seconds) goes in the ``Retry-After`` header."""
+    headers = None if retry_after is None else {"Retry-After": str(retry_after)}
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status, headers=headers)
 
 
 def _describe(error: RequestValidationError) -> str:
@@ -112,10 +114,8 @@ def install_error_handlers(app: FastAPI) -> None:
             return error_response(500, "server/error", "the server failed to answer; try again")
         cause = getattr(error, "orig", None) or error
         log.warning("database unavailable: %s", type(cause).__name__)
-        response = error_response(503, "server/busy", "the database is busy or out of reach; "
-                                  f"nothing was changed; try again in {DATABASE_RETRY_SECONDS} s")
-        response.headers["Retry-After"] = str(DATABASE_RETRY_SECONDS)
-        return response
+        return error_response(503, "server/busy", "the database is busy or out of reach; nothing was "
+                              f"changed; try again in {DATABASE_RETRY_SECONDS} s", DATABASE_RETRY_SECONDS)
 
     @app.exception_handler(Exception)
     async def server_error(_request: Request, _error: Exception) -> JSONResponse:

@@ -55,6 +55,4 @@ def client_address(request: Request) -> str:
 def too_many(code: str, what: str, wait: float) -> JSONResponse:
     """A 429 answer that says when to try again, in its message and in ``Retry-After``."""
     seconds = max(1, math.ceil(wait))
-    refused = error_response(429, code, f"{what}; try again in {seconds} s")
-    refused.headers["Retry-After"] = str(seconds)
-    return refused
+    return error_response(429, code, f"{what}; try again in {seconds} s", seconds)

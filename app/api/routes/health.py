@@ -50,6 +50,4 @@ async def ready(request: Request, store: StoreDep) -> Status | JSONResponse:
 
 
 def not_ready(code: str, message: str) -> JSONResponse:
-    response = error_response(503, code, message)
-    response.headers["Retry-After"] = str(DATABASE_RETRY_SECONDS)
-    return response
+    return error_response(503, code, message, DATABASE_RETRY_SECONDS)
