@@ -21,7 +21,7 @@ from app.api.sockets import OpenSockets
 from app.api.ws import router as ws_router
 from app.config import Settings, get_settings
 from app.db import migrate
-from app.db.session import make_engine, make_sessionmaker
+from app.db.session import close_engine, make_engine, make_sessionmaker
 from app.db.store import Store
 from app.drain import Drain
 from app.logs import RequestIds
@@ -69,7 +69,7 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True,
             await monitoring.stop()
             await app.state.rooms.close()
             await store.close()
-            await engine.dispose()
+            await close_engine(engine)
 
     app = FastAPI(title="cardroom", version="0.1.0", lifespan=lifespan,
                   description="Hazari, Azi and Hasenpfeffer tables over WebSockets, with match history.")

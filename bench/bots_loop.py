@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from app.db import migrate
-from app.db.session import make_engine, make_sessionmaker
+from app.db.session import close_engine, make_engine, make_sessionmaker
 from app.db.store import Store
 from app.rooms.manager import RoomManager
 from app.rooms.room import Room
@@ -61,7 +61,7 @@ async def run(rooms_per_game: int, seconds: float) -> None:
     await probe(time.perf_counter() + seconds, lateness)
     steps = sum(room.seq for room in rooms) - steps_before
     await manager.close()
-    await engine.dispose()
+    await close_engine(engine)
     lateness.sort()
     p99 = lateness[int(len(lateness) * 0.99)]
     print(f"{len(rooms)} tables of strong bots ({rooms_per_game} per game), {seconds:.0f} s: "

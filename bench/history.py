@@ -35,7 +35,7 @@ from app.config import Settings
 from app.db import migrate
 from app.db.finish import seat_outcome
 from app.db.history import HistoryFilter, explain_list
-from app.db.session import make_engine, make_sessionmaker
+from app.db.session import close_engine, make_engine, make_sessionmaker
 from app.games.cards import card_texts
 from app.games.registry import ENGINES
 from app.main import create_app
@@ -268,7 +268,7 @@ async def plans(url: str) -> list[str]:
                 plan = await explain_list(session, shape)
                 found.append(f"{shape}:\n    " + plan.replace("\n", "\n    "))
     finally:
-        await engine.dispose()
+        await close_engine(engine)
     return found
 
 

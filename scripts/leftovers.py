@@ -21,6 +21,8 @@ from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 
+from app.db.session import close_engine
+
 PYTEST_BASE = re.compile(r"pytest-of-.*")
 
 
@@ -63,7 +65,7 @@ async def worker_databases(url: str) -> list[str]:
                 text("SELECT datname FROM pg_database WHERE datname LIKE :pattern"),
                 {"pattern": f"{base.database}\\_gw%"})).scalars().all()
     finally:
-        await engine.dispose()
+        await close_engine(engine)
     return [f"database {name}" for name in names]
 
 

@@ -15,6 +15,7 @@ from starlette.testclient import TestClient
 from support import make_settings
 
 from app.db import migrate
+from app.db.session import close_engine
 from app.main import create_app
 
 BASE_POSTGRES_URL = make_url(os.environ.get("CARDROOM_TEST_POSTGRES_URL",
@@ -43,7 +44,7 @@ async def _create_or_drop_worker_database(create: bool) -> None:
             if create:
                 await connection.execute(text(f'CREATE DATABASE "{name}"'))
     finally:
-        await engine.dispose()
+        await close_engine(engine)
 
 
 async def _reset_postgres(url: str) -> None:
@@ -53,7 +54,7 @@ async def _reset_postgres(url: str) -> None:
             await connection.execute(text("DROP SCHEMA IF EXISTS public CASCADE"))
             await connection.execute(text("CREATE SCHEMA public"))
     finally:
-        await engine.dispose()
+        await close_engine(engine)
 
 
 def _postgres_reachable(url: str) -> str | None:

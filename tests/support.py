@@ -13,7 +13,7 @@ from typing import Any
 from starlette.testclient import TestClient, WebSocketTestSession
 
 from app.config import Settings
-from app.db.session import make_engine
+from app.db.session import close_engine, make_engine
 from app.games.cards import JOKER, Card, standard_deck
 from app.rooms.clock import Clock
 
@@ -215,5 +215,5 @@ def query(url: str, statement: Any) -> list[Any]:
             async with engine.connect() as connection:
                 return list((await connection.execute(statement)).all())
         finally:
-            await engine.dispose()
+            await close_engine(engine)
     return asyncio.run(run())

@@ -16,7 +16,7 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from support import Client, Message, make_settings, seat_all
 
-from app.db.session import make_engine, make_sessionmaker
+from app.db.session import close_engine, make_engine, make_sessionmaker
 from app.db.store import Store, player_account, pot_account
 from app.games.cards import standard_deck
 from app.main import create_app
@@ -123,7 +123,7 @@ def ledger(url: str, player_ids: list[str], match_id: str) -> tuple[list[int], i
             balances = [await store.balance(player_account(pid)) for pid in player_ids]
             return balances, await store.balance(pot_account(match_id))
         finally:
-            await engine.dispose()
+            await close_engine(engine)
     return asyncio.run(read())
 
 

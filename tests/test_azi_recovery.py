@@ -15,6 +15,8 @@ from azi_support import azi_deck_for, read_balances, table_accounts
 from live import LiveClient, LiveServer, Message
 from sqlalchemy.ext.asyncio import async_sessionmaker, create_async_engine
 
+from app.db.session import close_engine
+
 DEAL1 = {1: "AS 9H KS", 2: "7S AH 10H", 3: "8S 7H JH", 0: "10D JD 7D"}
 DEAL2 = {1: "7D 8D 9D", 2: "7H 8H 9H", 3: "JD QD KD", 0: "AS KS 10S"}
 
@@ -36,7 +38,7 @@ def ledger(database_url: str, accounts: list[str]) -> list[int]:
         try:
             return await read_balances(async_sessionmaker(engine), accounts)
         finally:
-            await engine.dispose()
+            await close_engine(engine)
 
     balances = asyncio.run(read())
     return [balances[account] for account in accounts]

@@ -20,7 +20,7 @@ from starlette.testclient import TestClient
 from support import Client, Message, make_settings, seat_all
 
 from app.db import models
-from app.db.session import make_engine
+from app.db.session import close_engine, make_engine
 from app.games.cards import card_texts, parse_cards
 from app.games.hazari.arrangements import random_arrangement
 from app.main import create_app
@@ -145,4 +145,4 @@ async def forge_deck(url: str, match_id: str) -> None:
             await connection.execute(update(models.Deal).where(models.Deal.match_id == match_id)
                                      .values(deck=cards))
     finally:
-        await engine.dispose()
+        await close_engine(engine)

@@ -24,7 +24,7 @@ from test_replays import app_client, play_out
 
 from app.db import migrate
 from app.db.history import HistoryFilter, encode_cursor, explain_list
-from app.db.session import make_engine, make_sessionmaker
+from app.db.session import close_engine, make_engine, make_sessionmaker
 from app.db.store import Store, hash_token
 
 SEAT_ONE_WINS = deck_giving(1, dealer=0)
@@ -266,7 +266,7 @@ def test_every_list_query_reads_an_index(database_url: str) -> None:
                     cursor = encode_cursor((moment("2026-01-01T00:00:00"), "x"))
                     found.append(await explain_list(session, HistoryFilter(**params), before=cursor))
         finally:
-            await engine.dispose()
+            await close_engine(engine)
         return found
     sqlite = database_url.startswith("sqlite")
     for (params, index), plan in zip(SHAPES, asyncio.run(plans()), strict=True):
@@ -341,7 +341,7 @@ def test_the_migration_copies_tokens_and_fills_the_seats_of_finished_matches(tmp
             player = await Store(make_sessionmaker(engine)).player_by_token("old-token")
             return None if player is None else player.id
         finally:
-            await engine.dispose()
+            await close_engine(engine)
     assert asyncio.run(who()) == "p1"
     command.downgrade(config, "0002")
     command.upgrade(config, "head")

@@ -23,7 +23,7 @@ import pytest
 from support import cards_in_frame
 
 from app.db.history import match_detail
-from app.db.session import make_engine, make_sessionmaker
+from app.db.session import close_engine, make_engine, make_sessionmaker
 from app.db.store import Store
 from app.games.registry import ENGINES
 from app.rooms.bots import decide
@@ -80,7 +80,7 @@ async def play_deals(game: str, url: str, deals: int, seed: int) -> tuple[int, l
             await room.close()
     finally:
         await manager.close()
-        await engine.dispose()
+        await close_engine(engine)
     return frames, leaks
 
 

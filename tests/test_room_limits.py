@@ -13,7 +13,7 @@ from starlette.testclient import TestClient
 from support import Client, make_settings, query
 
 from app.db import models
-from app.db.session import make_engine, make_sessionmaker
+from app.db.session import close_engine, make_engine, make_sessionmaker
 from app.db.store import Store, now
 from app.main import create_app
 from app.rooms.manager import RoomManager
@@ -209,7 +209,7 @@ def test_rooms_left_unstarted_are_not_restored(database_url: str) -> None:
             return set(manager.rooms)
         finally:
             await manager.close()
-            await engine.dispose()
+            await close_engine(engine)
 
     assert {stale, fresh} <= asyncio.run(restore(made + IDLE - timedelta(minutes=1)))
     assert not {stale, fresh} & asyncio.run(restore(made + IDLE + timedelta(seconds=1)))

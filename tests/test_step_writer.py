@@ -13,7 +13,7 @@ from sqlalchemy import Text, column, event, select
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from app.db import models
-from app.db.session import make_engine, make_sessionmaker
+from app.db.session import close_engine, make_engine, make_sessionmaker
 from app.db.store import (
     ChipMove,
     DealtDeck,
@@ -38,7 +38,7 @@ async def open_store(url: str) -> AsyncIterator[Store]:
         yield store
     finally:
         await store.close()
-        await engine.dispose()
+        await close_engine(engine)
 
 
 @pytest.fixture

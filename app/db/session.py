@@ -47,5 +47,17 @@ def make_engine(url: str, lock_timeout: float = 5.0) -> AsyncEngine:
     return engine
 
 
+async def close_engine(engine: AsyncEngine) -> None:
+    """Close every connection of ``engine``. A connection still checked out (a room's step or a request
+    finishing during the shutdown) is closed as it comes back: returned to the disposed pool, it would
+    stay open until the garbage collector found it."""
+    event.listen(engine.sync_engine.pool, "checkin", _close_on_return)
+    await engine.dispose()
+
+
+def _close_on_return(_dbapi_connection: Any, record: Any) -> None:
+    record.invalidate()
+
+
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
     return async_sessionmaker(engine, expire_on_commit=False)
