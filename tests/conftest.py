@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import URL, make_url, text
 from sqlalchemy.ext.asyncio import create_async_engine
 from starlette.testclient import TestClient
-from support import make_settings
+from support import create_or_drop_database, make_settings
 
 from app.db import migrate
 from app.main import create_app
@@ -36,14 +36,8 @@ POSTGRES_URL = worker_database(BASE_POSTGRES_URL, XDIST_WORKER).render_as_string
 
 async def _create_or_drop_worker_database(create: bool) -> None:
     name = make_url(POSTGRES_URL).database
-    engine = create_async_engine(BASE_POSTGRES_URL, isolation_level="AUTOCOMMIT")
-    try:
-        async with engine.connect() as connection:
-            await connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-            if create:
-                await connection.execute(text(f'CREATE DATABASE "{name}"'))
-    finally:
-        await engine.dispose()
+    assert name is not None
+    await create_or_drop_database(BASE_POSTGRES_URL.render_as_string(hide_password=False), name, create)
 
 
 async def _reset_postgres(url: str) -> None:
