@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -100,6 +100,24 @@ def database_url(request: pytest.FixtureRequest) -> str:
     name = "sqlite_url" if request.param == "sqlite" else "postgres_url"
     url: str = request.getfixturevalue(name)
     return url
+
+
+@pytest.fixture
+def new_postgres_database(postgres_url: str) -> Iterator[Callable[[], str]]:
+    """Makes empty PostgreSQL databases named after the session's (``<name>_extra_<n>``), all dropped
+    after the test."""
+    made: list[str] = []
+    base = make_url(postgres_url)
+
+    def make() -> str:
+        name = f"{base.database}_extra_{len(made)}"
+        asyncio.run(create_or_drop_database(postgres_url, name, create=True))
+        made.append(name)
+        return base.set(database=name).render_as_string(hide_password=False)
+
+    yield make
+    for name in made:
+        asyncio.run(create_or_drop_database(postgres_url, name, create=False))
 
 
 @pytest.fixture

@@ -4,22 +4,21 @@ history, the same balances and the same ledger. A database that holds tables is 
 
 from __future__ import annotations
 
-import asyncio
 import shutil
 import subprocess
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from played_matches import play_matches, what_the_server_says
-from sqlalchemy import make_url
-from support import PROJECT_DIR, create_or_drop_database
+from support import PROJECT_DIR
 from test_replays import app_client
 
 from app.db import migrate
 
 pytestmark = pytest.mark.postgres
 SCRIPTS = PROJECT_DIR / "scripts"
+NewDatabase = Callable[[], str]
 
 
 def tools_present() -> None:
@@ -27,31 +26,14 @@ def tools_present() -> None:
     assert not missing, f"{missing} missing: the backup scripts need Debian's postgresql-client"
 
 
-@pytest.fixture
-def new_database(postgres_url: str) -> Iterator[Callable[[], str]]:
-    """Makes empty databases named after the session's (``<name>_backup_<n>``); all dropped after."""
-    made: list[str] = []
-    base = make_url(postgres_url)
-
-    def make() -> str:
-        name = f"{base.database}_backup_{len(made)}"
-        asyncio.run(create_or_drop_database(postgres_url, name, create=True))
-        made.append(name)
-        return base.set(database=name).render_as_string(hide_password=False)
-
-    yield make
-    for name in made:
-        asyncio.run(create_or_drop_database(postgres_url, name, create=False))
-
-
 def script(name: str, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([str(SCRIPTS / name), *args], capture_output=True, text=True, check=False)
 
 
-def test_a_restored_backup_tells_the_same_history_balances_and_ledger(new_database: Callable[[], str],
+def test_a_restored_backup_tells_the_same_history_balances_and_ledger(new_postgres_database: NewDatabase,
                                                                        tmp_path: Path) -> None:
     tools_present()
-    source = new_database()
+    source = new_postgres_database()
     migrate.upgrade(source)
     with app_client(source) as http:
         played = play_matches(http, "Bk")
@@ -65,7 +47,7 @@ def test_a_restored_backup_tells_the_same_history_balances_and_ledger(new_databa
     assert backed_up.returncode == 0, backed_up.stderr
     assert dump.stat().st_size > 0 and not (tmp_path / "cardroom.dump.partial").exists()
 
-    target = new_database()
+    target = new_postgres_database()
     restored = script("restore.sh", str(dump), target)
     assert restored.returncode == 0, restored.stderr
     with app_client(target) as http:
@@ -78,9 +60,10 @@ def test_a_restored_backup_tells_the_same_history_balances_and_ledger(new_databa
         assert what_the_server_says(http, target, played) == before, "a refused restore changes nothing"
 
 
-def test_bad_arguments_are_refused_with_a_sentence(new_database: Callable[[], str], tmp_path: Path) -> None:
+def test_bad_arguments_are_refused_with_a_sentence(new_postgres_database: NewDatabase,
+                                                   tmp_path: Path) -> None:
     tools_present()
-    target = new_database()
+    target = new_postgres_database()
     not_a_dump = tmp_path / "notes.txt"
     not_a_dump.write_text("not a backup\n")
     cases = [(script("backup.sh"), "usage"),
