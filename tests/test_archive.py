@@ -49,6 +49,7 @@ def backdate(url: str, match_ids: list[str], days: int) -> None:
                                                           models.Match.finished_at)
                                                    .where(models.Match.id.in_(match_ids)))
                 for match_id, started_at, finished_at in matches.all():
+                    assert finished_at is not None, match_id
                     await connection.execute(update(models.Match).where(models.Match.id == match_id).values(
                         started_at=started_at - shift, finished_at=finished_at - shift))
                     await connection.execute(update(models.MatchSeat).where(
