@@ -1,4 +1,4 @@
-"""The ``cardroom`` command: ``serve``, ``migrate`` and ``simulate``."""
+"""The ``cardroom`` command: ``serve``, ``migrate``, ``archive``, ``verify`` and ``simulate``."""
 
 from __future__ import annotations
 
@@ -69,6 +69,46 @@ def migrate_database(_args: argparse.Namespace) -> int:
     return 0
 
 
+def days(text: str) -> int:
+    """``--older-than``: a whole number of days, 0 or more."""
+    try:
+        number = int(text)
+    except ValueError:
+        number = -1
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"DAYS must be a whole number of days, 0 or more, got {text!r}")
+    return number
+
+
+def archive(args: argparse.Namespace) -> int:
+    import asyncio
+    from datetime import UTC, datetime, timedelta
+
+    from app.db.archive import archive_matches
+    from app.db.session import close_engine, make_engine, make_sessionmaker
+
+    try:
+        out = open(args.out, "a", encoding="utf-8")  # noqa: SIM115  (closed below, after the run)
+    except OSError as error:
+        print(f"cardroom archive: cannot write {args.out}: {error.strerror}; nothing was archived",
+              file=sys.stderr)
+        return 2
+
+    async def run() -> int:
+        engine = make_engine(get_settings().database_url)
+        try:
+            done = await archive_matches(make_sessionmaker(engine), timedelta(days=args.older_than),
+                                         datetime.now(UTC).replace(tzinfo=None), out)
+        finally:
+            await close_engine(engine)
+        print(f"cardroom archive: {done.matches} matches finished over {args.older_than} days ago "
+              f"written to {args.out}; {done.actions} logged actions removed", file=sys.stderr)
+        return 0
+
+    with out:
+        return asyncio.run(run())
+
+
 def simulate(args: argparse.Namespace) -> int:
     from app.sim.report import format_table
     from app.sim.simulate import SimConfig
@@ -123,6 +163,14 @@ def parser() -> argparse.ArgumentParser:
     serve_command.set_defaults(run=serve)
     commands.add_parser("migrate", help="bring the database to the newest schema").set_defaults(
         run=migrate_database)
+    archive_command = commands.add_parser(
+        "archive", help="write finished matches older than DAYS to an NDJSON file, then drop their action "
+                        "logs and decks, keeping their results (docs/operations.md#retention)")
+    archive_command.add_argument("--older-than", type=days, required=True, metavar="DAYS",
+                                 help="matches that finished more than DAYS days ago")
+    archive_command.add_argument("--out", required=True, metavar="FILE",
+                                 help="the NDJSON file, appended to (one match per line)")
+    archive_command.set_defaults(run=archive)
     verify_command = commands.add_parser(
         "verify", help="check every revealed deal of a match against its seeds (docs/fairness.md)")
     verify_command.add_argument("match_id")
@@ -136,7 +184,7 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    if args.run in (serve, migrate_database):
+    if args.run in (serve, migrate_database, archive):
         settings = get_settings()
         configure_logging(settings.log_level, settings.log_format)
     return int(args.run(args))

@@ -5,14 +5,14 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from sqlalchemy import URL, make_url, text
 from sqlalchemy.ext.asyncio import create_async_engine
 from starlette.testclient import TestClient
-from support import make_settings
+from support import create_or_drop_database, make_settings
 
 from app.db import migrate
 from app.db.session import close_engine
@@ -37,14 +37,8 @@ POSTGRES_URL = worker_database(BASE_POSTGRES_URL, XDIST_WORKER).render_as_string
 
 async def _create_or_drop_worker_database(create: bool) -> None:
     name = make_url(POSTGRES_URL).database
-    engine = create_async_engine(BASE_POSTGRES_URL, isolation_level="AUTOCOMMIT")
-    try:
-        async with engine.connect() as connection:
-            await connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-            if create:
-                await connection.execute(text(f'CREATE DATABASE "{name}"'))
-    finally:
-        await close_engine(engine)
+    assert name is not None
+    await create_or_drop_database(BASE_POSTGRES_URL.render_as_string(hide_password=False), name, create)
 
 
 async def _reset_postgres(url: str) -> None:
@@ -107,6 +101,24 @@ def database_url(request: pytest.FixtureRequest) -> str:
     name = "sqlite_url" if request.param == "sqlite" else "postgres_url"
     url: str = request.getfixturevalue(name)
     return url
+
+
+@pytest.fixture
+def new_postgres_database(postgres_url: str) -> Iterator[Callable[[], str]]:
+    """Makes empty PostgreSQL databases named after the session's (``<name>_extra_<n>``), all dropped
+    after the test."""
+    made: list[str] = []
+    base = make_url(postgres_url)
+
+    def make() -> str:
+        name = f"{base.database}_extra_{len(made)}"
+        asyncio.run(create_or_drop_database(postgres_url, name, create=True))
+        made.append(name)
+        return base.set(database=name).render_as_string(hide_password=False)
+
+    yield make
+    for name in made:
+        asyncio.run(create_or_drop_database(postgres_url, name, create=False))
 
 
 @pytest.fixture

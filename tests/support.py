@@ -10,6 +10,8 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import create_async_engine
 from starlette.testclient import TestClient, WebSocketTestSession
 
 from app.config import Settings
@@ -205,6 +207,19 @@ def card_strings(value: Any) -> Iterator[str]:
 def cards_in_frame(frame: str) -> set[str]:
     """Every card named by a string in a JSON text (as a value or, stricter, as a key)."""
     return set(CARD_IN_JSON.findall(frame))
+
+
+async def create_or_drop_database(server_url: str, name: str, create: bool) -> None:
+    """Drops the PostgreSQL database ``name`` (its connections closed) on the server of ``server_url``,
+    then creates it afresh when ``create``."""
+    engine = create_async_engine(server_url, isolation_level="AUTOCOMMIT")
+    try:
+        async with engine.connect() as connection:
+            await connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+            if create:
+                await connection.execute(text(f'CREATE DATABASE "{name}"'))
+    finally:
+        await close_engine(engine)
 
 
 def query(url: str, statement: Any) -> list[Any]:

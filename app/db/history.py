@@ -222,9 +222,16 @@ def _fairness(deal: models.Deal, revealed: bool) -> dict[str, Any] | None:
             "server_seed": deal.server_seed if revealed else None}
 
 
+def is_archived(match: models.Match, decks: list[list[Any]]) -> bool:
+    """Whether ``match``, whose deals hold ``decks``, was archived (``app.db.archive``): its decks
+    were emptied, and a dealt deck never is empty."""
+    return match.status == "finished" and bool(decks) and not any(decks)
+
+
 async def match_detail(session: AsyncSession, match_id: str) -> dict[str, Any] | None:
     """One match in full. While it runs, decks and actions of the deal in play stay hidden, and no
-    face-down discard is named."""
+    face-down discard is named. Of an archived match (``app.db.archive``) the decks and the log are
+    gone: ``archived`` is true, every ``deck`` null and ``actions`` empty."""
     match = await session.get(models.Match, match_id)
     if match is None:
         return None
@@ -233,17 +240,19 @@ async def match_detail(session: AsyncSession, match_id: str) -> dict[str, Any] |
     deals = list(await session.scalars(
         select(models.Deal).where(models.Deal.match_id == match_id).order_by(models.Deal.number)))
     open_deals = {deal.number for deal in deals if deal.points is None and not finished}
+    gone = is_archived(match, [deal.deck for deal in deals])
     actions = await session.execute(
         select(*ACTION_COLUMNS).where(models.Action.match_id == match_id).order_by(models.Action.seq))
     detail = _summary(match, seats)
     detail["first_dealer"] = match.first_dealer
     detail["stacks"] = match.stacks
     detail["deals"] = [
-        {"number": deal.number, "deck": None if deal.number in open_deals else deal.deck,
+        {"number": deal.number, "deck": None if gone or deal.number in open_deals else deal.deck,
          "points": deal.points, "detail": _public_deal_detail(deal.detail, finished),
          "fairness": _fairness(deal, revealed=deal.number not in open_deals)}
         for deal in deals]
     detail["ratings"] = await match_ratings(session, match.id) if match.rated else []
+    detail["archived"] = gone
     detail["actions"] = [_public_action(action, finished) for action in actions
                          if action.deal not in open_deals]
     return detail

@@ -28,6 +28,11 @@ export function h(tag, attrs = {}, ...children) {
   return node;
 }
 
+/** ``node.append`` leaving out the children that are null or false (as ``h`` does). */
+export function put(node, ...children) {
+  append(node, children);
+}
+
 function append(node, children) {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;

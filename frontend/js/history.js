@@ -3,8 +3,8 @@
 import { GAME_TITLES, getMatch, getPlayer, listMatches, savedPlayer } from "./api.js";
 import { cardShort } from "./cards.js";
 import { canVerify, verifyDeal } from "./fairness.js";
-import { clear, formatDate, h, scrollBox, showMessage } from "./dom.js";
-import { optionsSummary } from "./words.js";
+import { clear, formatDate, h, put, scrollBox, showMessage } from "./dom.js";
+import { ARCHIVED_TEXT, optionsSummary } from "./words.js";
 
 const PAGE = 10;
 
@@ -138,13 +138,14 @@ export function showMatch(main, matchId) {
     clear(box);
     const sides = match.game === "hasenpfeffer" ? [0, 1] : match.seats.map((seat) => seat.seat);
     const unit = match.game === "azi" ? "Chips won or lost" : "Points";
-    box.append(
+    put(box,
       h("h1", {}, `${GAME_TITLES[match.game] || match.game} match`),
       h("p", { class: "muted" }, `Started ${formatDate(match.started_at)}`,
         match.finished_at ? ` \u00b7 finished ${formatDate(match.finished_at)}` : ` \u00b7 ${match.status}`),
       h("p", { class: "muted" }, `Options: ${optionsSummary(match.game, match.options)}`),
       h("p", { class: "match-result", id: "match-result" }, resultText(match)),
-      match.status === "finished" ? h("p", {}, h("a", { href: `#/replay/${encodeURIComponent(match.id)}`, id: "replay-link" }, "Replay this match step by step")) : null,
+      match.archived ? h("p", { class: "muted", id: "match-archived" }, ARCHIVED_TEXT)
+        : match.status === "finished" ? h("p", {}, h("a", { href: `#/replay/${encodeURIComponent(match.id)}`, id: "replay-link" }, "Replay this match step by step")) : null,
       h("h2", {}, "Players"),
       h("ul", {}, match.seats.map((seat) => h("li", {}, `Seat ${seat.seat + 1}: `,
         seat.player_id ? h("a", { href: `#/player/${encodeURIComponent(seat.player_id)}` }, seat.name) : seat.name,
@@ -159,7 +160,7 @@ export function showMatch(main, matchId) {
           h("td", {}, dealDetail(match, deal), verifyButton(match, deal))))),
         match.result ? h("tfoot", {}, h("tr", { class: "total" }, h("th", { scope: "row" }, "Total"),
           match.result.totals.map((total) => h("td", {}, String(total))), h("td"))) : null), "Deals"),
-      h("details", { class: "action-log" }, h("summary", {}, `Every move (${match.actions.length})`),
+      match.archived ? null : h("details", { class: "action-log" }, h("summary", {}, `Every move (${match.actions.length})`),
         h("ul", { class: "log" }, match.actions.map((entry) => h("li", {}, actionText(match, entry))))));
   }).catch((error) => {
     clear(box);

@@ -11,9 +11,10 @@
 
 import { GAME_TITLES, getMatch } from "./api.js";
 import { cardImage, cardShort, SUIT_NAMES, SUIT_SYMBOLS } from "./cards.js";
-import { clear, h, scrollBox, showMessage } from "./dom.js";
+import { clear, h, put, scrollBox, showMessage } from "./dom.js";
 import { canVerify, verifyDeal } from "./fairness.js";
 import { combinationName, compareKeys, groupKey } from "./hazari.js";
+import { ARCHIVED_TEXT } from "./words.js";
 
 const SUIT_SORT = { S: 0, H: 1, C: 2, D: 3 };
 const RANK_SORT = { A: 14, K: 13, Q: 12, J: 11, 10: 10, 9: 9, 8: 8, 7: 7, 6: 6, 5: 5, 4: 4, 3: 3, 2: 2 };
@@ -439,11 +440,6 @@ export function rebuild(match) {
 
 // --- drawing ------------------------------------------------------------------------------------
 
-/** ``node.append`` leaving out the children that are null or false (as ``h`` does). */
-function put(node, ...children) {
-  node.append(...children.filter((child) => child !== null && child !== undefined && child !== false));
-}
-
 function pointsText(match, deal) {
   if (!deal.points) return "not scored";
   if (match.game === "hasenpfeffer") return deal.points.map((p, team) => `${teamName(match, team)} ${p}`).join(", ");
@@ -583,6 +579,10 @@ export function showReplay(main, matchId, startStep = null) {
   getMatch(matchId).then((match) => {
     if (gone) return;
     clear(box);
+    if (match.archived) {
+      put(box, h("h1", {}, "Replay"), h("p", { id: "replay-archived" }, ARCHIVED_TEXT));
+      return;
+    }
     if (match.status !== "finished") {
       box.append(h("h1", {}, "Replay"), h("p", {}, "This match is still being played; its replay opens once it is over. ",
         match.room_id ? h("a", { href: `#/room/${encodeURIComponent(match.room_id)}` }, "Watch it at the table") : ""));

@@ -323,6 +323,10 @@ export function describeOptions(game, options) {
     }));
 }
 
+// An archived match (the operator's "cardroom archive"): the history keeps its result, not its log.
+export const ARCHIVED_TEXT = "This match was archived: its players, scores and result stay in the history, "
+  + "but its cards and moves were moved off the server, so it cannot be replayed here.";
+
 const TEST_OPTIONS = new Set(["deck", "decks", "first_dealer", "stacks", "seed", "first_button"]);
 
 // The options a list of rooms names; the room itself shows them all (a chip table's stake and

@@ -124,7 +124,8 @@ async def list_match_history(
 @router.get("/{match_id}", responses=error_responses(404))
 async def read_match(match_id: str, store: StoreDep) -> dict[str, Any]:
     """Everything needed to replay a finished match: options, first dealer, stacks, every deck, the
-    whole log, each deal's points, the result and the ratings it moved."""
+    whole log, each deal's points, the result and the ratings it moved. Of a match the operator
+    archived, ``archived`` is true and its decks and log are gone (null decks, no actions)."""
     async with store.sessions() as session:
         detail = await match_detail(session, match_id)
     if detail is None:
