@@ -14,9 +14,12 @@ from browser_support import (
     open_lobby,
     seated_in_new_room,
     start,
+    until,
 )
-from live import LiveServer
+from live import LiveClient, LiveServer
 from playwright.sync_api import Browser, Page, expect
+from test_hazari_protocol import GROUPS, hand_text
+from test_history_api import SEAT_ONE_WINS
 
 MARKUP = "<b>bold?</b> <img src=x onerror=alert(1)>"
 
@@ -106,3 +109,32 @@ def test_a_spectator_reads_the_chat_and_is_told_he_may_not_write(page: Page, bro
         expect(watcher.locator("#chat-input")).to_be_hidden()
     finally:
         watcher_context.close()
+
+
+def test_the_replay_shows_the_chat_in_time_with_the_steps(page: Page, server: LiveServer) -> None:
+    players = [LiveClient(server, f"Replayer {seat}") for seat in range(4)]
+    room = server.post("/api/rooms", {"game": "hazari", "private": True, "options": {
+        "target": 300, "decks": [SEAT_ONE_WINS], "first_dealer": 0}}, token=players[0].token)
+    try:
+        for seat, player in enumerate(players):
+            player.connect(room["id"])
+            player.send({"type": "sit", "seat": seat})
+            player.state_where(lambda m, s=seat, p=player: m["room"]["seats"][s]["player_id"] == p.id)
+        players[0].send({"type": "chat", "text": "before the start"})
+        players[0].send({"type": "start"})
+        for player in players:
+            state = player.state_where(lambda m: m["view"]["phase"] == "arranging")
+            player.send({"type": "act", "action": {"kind": "up", "groups": GROUPS[hand_text(state)]}})
+        final = players[0].state_where(lambda m: m["room"]["status"] == "finished")
+        players[1].send({"type": "chat", "text": "<i>gg</i>"})
+        players[0].until(lambda m: m["type"] == "chat" and m["text"] == "<i>gg</i>")
+    finally:
+        for player in players:
+            player.close()
+    match_id = final["room"]["match_id"]
+    until(lambda: len(server.get(f"/api/matches/{match_id}")["chat"]) == 1)
+    page.goto(f"{server.base}/#/replay/{match_id}/0")
+    expect(page.locator("#replay-chat")).to_contain_text("Nothing said yet.")
+    page.locator("#replay-last").click()
+    expect(page.locator("#replay-chat .chat-text")).to_have_text(["<i>gg</i>"])
+    expect(page.locator("#replay-chat")).not_to_contain_text("before the start")
