@@ -27,6 +27,8 @@ class Settings(BaseSettings):
     max_body_bytes: int = 65536
     ws_messages_per_second: float = 20.0
     ws_message_burst: float = 40.0
+    chat_lines_per_second: float = Field(default=1.0, gt=0)
+    chat_burst: float = Field(default=5.0, ge=1)
     max_connections_per_ip: int = 50
     max_rooms_per_player: int = 5
     guests_per_hour: int = 20

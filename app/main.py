@@ -13,7 +13,7 @@ from fastapi.staticfiles import StaticFiles
 from app.api.body_limit import BodyLimit
 from app.api.deps import reject_control_characters
 from app.api.errors import install_error_handlers
-from app.api.limits import WindowLimit
+from app.api.limits import TokenBuckets, WindowLimit
 from app.api.routes import games, health, leaderboard, matches, players, rooms, sessions
 from app.api.security_headers import SecurityHeaders
 from app.api.signin_limit import SignInLimiter
@@ -48,6 +48,7 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True,
         store = Store(make_sessionmaker(engine))
         app.state.settings = settings
         app.state.guest_limit = WindowLimit(settings.guests_per_hour, GUEST_WINDOW_SECONDS)
+        app.state.chat_limit = TokenBuckets(settings.chat_lines_per_second, settings.chat_burst)
         app.state.store = store
         app.state.rooms = RoomManager(
             store, Timing(auto_pause=settings.reveal_pause, bot_delay=settings.bot_delay,

@@ -6,11 +6,15 @@ frame to a spectator names no hidden card at all.
 One seeded generator per game (its seed printed by a failure, and taken from CARDROOM_LEAK_SEED to
 replay it) orders every deck, through test mode's ``decks``, draws the first dealers, and makes the
 bots' choices. The bots decide in this process rather than in the server's bot process: what is
-checked is every frame the room sends, and the pool's round trips would make a thousand deals slow."""
+checked is every frame the room sends, and the pool's round trips would make a thousand deals slow.
+
+The players chat and react all along: a chat frame holds what its sender said and who he is, and
+nothing else (no card, no field the server added from the game)."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import random
 import secrets
@@ -27,6 +31,7 @@ from app.db.session import close_engine, make_engine, make_sessionmaker
 from app.db.store import Store
 from app.games.registry import ENGINES
 from app.rooms.bots import decide
+from app.rooms.chat import REACTIONS
 from app.rooms.manager import RoomManager
 from app.rooms.room import Room
 from app.rooms.seating import Connection, Timing
@@ -40,6 +45,8 @@ DEALS_PER_ROOM = 20
 DECKS_PER_ROOM = 3 * DEALS_PER_ROOM
 # Hazari's strong bot is quick; the other games use random bots so that a thousand deals stay short.
 LEVELS = {"hazari": ("strong", "random"), "azi": ("random",), "hasenpfeffer": ("random",)}
+SAYINGS = ("good luck", "nice one", "<b>hm</b>", "well played, all")
+CHAT_KEYS = ({"type", "from", "text", "at"}, {"type", "from", "reaction", "at"})
 
 
 @dataclass(eq=False)
@@ -48,11 +55,15 @@ class RecordingConnection(Connection):
 
     room: Room | None = None
     frames: int = 0
+    chats: int = 0
     leaks: list[str] = field(default_factory=list)
 
     def push(self, message: str) -> None:
         assert self.room is not None
         self.frames += 1
+        if message.startswith('{"type":"chat'):
+            self.chats += 1
+            self.check_chat(message)
         state = self.room.state
         if state is None:
             return
@@ -63,25 +74,41 @@ class RecordingConnection(Connection):
             self.leaks.append(f"seat {seat}: {sorted(named & hidden)} in {message[:300]}")
 
 
-async def play_deals(game: str, url: str, deals: int, seed: int) -> tuple[int, list[str]]:
+    def check_chat(self, message: str) -> None:
+        """A chat frame (or the history) carries only the line as said, its sender and its time."""
+        assert self.room is not None
+        frame = json.loads(message)
+        lines = frame["lines"] if frame["type"] == "chat_history" else [frame]
+        for line in lines:
+            keys = set(line) | {"type"}
+            sender = line["from"]
+            said = line.get("text", line.get("reaction"))
+            if (keys not in CHAT_KEYS or set(sender) != {"player_id", "name", "seat"}
+                    or said not in (*SAYINGS, *REACTIONS) or cards_in_frame(message)):
+                self.leaks.append(f"a chat frame holds more than the line: {message[:300]}")
+
+
+async def play_deals(game: str, url: str, deals: int, seed: int) -> tuple[int, int, list[str]]:
+    """Plays ``deals`` deals; returns the frames sent, the chat frames among them and the leaks."""
     engine = make_engine(url)
     store = Store(make_sessionmaker(engine))
     manager = RoomManager(store, Timing(grace_period=3600), test_mode=True,
                           max_rooms_per_player=10_000)
-    frames, leaks, played = 0, [], 0
+    frames, chats, leaks, played = 0, 0, [], 0
     rng = random.Random(seed)
     try:
         while played < deals:
             room, watchers = await open_table(manager, store, game, rng)
             bots_in_process(room, rng)
-            played += await run_until(room, min(deals - played, DEALS_PER_ROOM), store, leaks)
+            played += await run_until(room, min(deals - played, DEALS_PER_ROOM), store, leaks, rng)
             frames += sum(conn.frames for conn in watchers)
+            chats += sum(conn.chats for conn in watchers)
             leaks += [leak for conn in watchers for leak in conn.leaks]
             await room.close()
     finally:
         await manager.close()
         await close_engine(engine)
-    return frames, leaks
+    return frames, chats, leaks
 
 
 async def open_table(manager: RoomManager, store: Store, game: str,
@@ -116,11 +143,26 @@ def bots_in_process(room: Room, rng: random.Random) -> None:
     room.bots.choose = choose  # type: ignore[method-assign,assignment]
 
 
-async def run_until(room: Room, wanted: int, store: Store, leaks: list[str]) -> int:
+def talk(room: Room, rng: random.Random) -> None:
+    """Now and then a seated player says something or reacts (as the edge lets through)."""
+    if rng.random() < 0.8:
+        return
+    seated = [conn for conn in room.connections if room.seat_of(conn.player_id) is not None]
+    if not seated:
+        return
+    speaker = rng.choice(seated)
+    if rng.random() < 0.5:
+        room.post_chat(speaker, text=rng.choice(SAYINGS))
+    else:
+        room.post_chat(speaker, reaction=rng.choice(REACTIONS))
+
+
+async def run_until(room: Room, wanted: int, store: Store, leaks: list[str], rng: random.Random) -> int:
     """Let the bots play until ``wanted`` deals are scored or the match ends, reading the history now
     and then and once more at the end. Returns the deals scored."""
     scored, waited = 0, 0.0
     while scored < wanted:
+        talk(room, rng)
         finished = room.status == "finished"
         if finished or waited >= HISTORY_POLL_SECONDS:
             waited = 0.0
@@ -155,8 +197,18 @@ def test_a_thousand_deals_leak_no_card(game: str, sqlite_template: Path) -> None
     try:
         database = folder / "leaks.db"
         shutil.copyfile(sqlite_template, database)
-        frames, leaks = asyncio.run(play_deals(game, f"sqlite+aiosqlite:///{database}", DEALS, seed))
+        frames, chats, leaks = asyncio.run(play_deals(game, f"sqlite+aiosqlite:///{database}", DEALS, seed))
     finally:
         shutil.rmtree(folder)
     assert leaks == [], f"bots seeded with CARDROOM_LEAK_SEED={seed}"
-    assert frames > DEALS * 4
+    assert frames > DEALS * 4 and chats > 0
+
+
+@pytest.mark.parametrize("game", ["hazari", "azi", "hasenpfeffer"])
+def test_chat_frames_in_a_few_deals_leak_no_card(game: str, sqlite_template: Path, tmp_path: Path) -> None:
+    seed = int(os.environ.get("CARDROOM_LEAK_SEED", secrets.randbits(32)))
+    database = tmp_path / "chat-leaks.db"
+    shutil.copyfile(sqlite_template, database)
+    frames, chats, leaks = asyncio.run(play_deals(game, f"sqlite+aiosqlite:///{database}", 3, seed))
+    assert leaks == [], f"bots seeded with CARDROOM_LEAK_SEED={seed}"
+    assert frames > 3 * 4 and chats > 0

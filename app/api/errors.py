@@ -36,6 +36,22 @@ RETRY_AFTER = {"Retry-After": {"description": "seconds to wait before trying aga
                                "schema": {"type": "integer"}}}
 
 
+# Refusals of a chat line or a reaction, sent as WebSocket error frames (``docs/protocol.md``).
+CHAT_SIGN_IN = "chat/sign_in"
+CHAT_READ_ONLY = "chat/spectators_read_only"
+CHAT_EMPTY = "chat/empty"
+CHAT_TOO_LONG = "chat/too_long"
+CHAT_CONTROL_CHARACTER = "chat/control_character"
+CHAT_UNKNOWN_REACTION = "chat/unknown_reaction"
+CHAT_RATE_LIMITED = "chat/rate_limited"
+
+
+class ChatRefused(Rejection):
+    """A chat line or reaction that is not sent: nothing changes and nobody else hears of it."""
+
+    code = "chat/refused"
+
+
 class ErrorDetail(BaseModel):
     code: str
     message: str

@@ -1,4 +1,5 @@
-"""Limits per client address on what costs the server: new guest accounts."""
+"""Limits on what costs the server or annoys others: new guest accounts per client address, chat
+lines per player."""
 
 from __future__ import annotations
 
@@ -46,6 +47,34 @@ class WindowLimit:
         self.events[key] = times
         times.append(moment)
         return None
+
+
+class TokenBuckets:
+    """A token bucket per key: ``rate`` events a second on average, bursts of ``burst``, counted in
+    this process's memory. ``clock`` gives seconds (tests move it by hand)."""
+
+    def __init__(self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.clock = clock
+        self.buckets: dict[str, tuple[float, float]] = {}
+
+    def take(self, key: str) -> float | None:
+        """Count one event for ``key``; when its bucket is empty, count nothing and return the
+        seconds until the next one is allowed."""
+        moment = self.clock()
+        if len(self.buckets) > FORGET_ABOVE:
+            self.buckets = {known: bucket for known, bucket in self.buckets.items()
+                            if self._tokens(bucket, moment) < self.burst}
+        tokens = self._tokens(self.buckets.get(key, (self.burst, moment)), moment)
+        if tokens < 1:
+            return (1 - tokens) / self.rate
+        self.buckets[key] = (tokens - 1, moment)
+        return None
+
+    def _tokens(self, bucket: tuple[float, float], moment: float) -> float:
+        tokens, stamp = bucket
+        return min(self.burst, tokens + (moment - stamp) * self.rate)
 
 
 def client_address(request: Request) -> str:

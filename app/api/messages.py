@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated, Any, Literal
 
 import orjson
@@ -15,7 +16,15 @@ from pydantic import (
     ValidationError,
 )
 
+from app.api.errors import (
+    CHAT_CONTROL_CHARACTER,
+    CHAT_EMPTY,
+    CHAT_TOO_LONG,
+    CHAT_UNKNOWN_REACTION,
+    ChatRefused,
+)
 from app.games.base import Rejection
+from app.rooms.chat import MAX_TEXT, REACTIONS
 
 # Text the server may store: no control characters (PostgreSQL cannot hold NUL in text).
 VISIBLE = r"^[^\x00-\x1f\x7f]*$"
@@ -89,10 +98,27 @@ class NextDeal(Message):
     type: Literal["next_deal"]
 
 
-Inbound = Annotated[Auth | Sit | Stand | AddBot | Start | Close | Hint | Seed | Act | Draft | NextDeal,
-                    Field(discriminator="type")]
+class Chat(Message):
+    """A line of table chat; :func:`chat_text` says what its text may hold."""
+
+    type: Literal["chat"]
+    text: StrictStr
+
+
+class React(Message):
+    """One of the fixed reactions (:data:`app.rooms.chat.REACTIONS`), part of the chat."""
+
+    type: Literal["react"]
+    reaction: StrictStr
+
+
+Inbound = Annotated[Auth | Sit | Stand | AddBot | Start | Close | Hint | Seed | Act | Draft | NextDeal
+                    | Chat | React, Field(discriminator="type")]
 INBOUND = TypeAdapter(Inbound)
-TYPES = ("auth", "sit", "stand", "add_bot", "start", "close", "hint", "seed", "act", "draft", "next_deal")
+TYPES = ("auth", "sit", "stand", "add_bot", "start", "close", "hint", "seed", "act", "draft", "next_deal",
+         "chat", "react")
+# Characters that could reorder or hide the text around a line on other players' screens.
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 MAX_DEPTH = 16
 """The deepest nesting of arrays and objects a message may have (an Hazari ``act`` with its ``up`` needs
 four levels); much deeper values reach Python's recursion limit wherever they are printed or compared."""
@@ -139,6 +165,31 @@ def parse_message(raw: Any) -> Inbound:
         problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'][1:]) or 'message'}: {e['msg']}"
                              for e in error.errors())
         raise MessageError(f"bad {raw['type']!r} message: {problems}", code="message/invalid") from error
+
+
+def chat_text(text: str) -> str:
+    """The text of a chat line, trimmed: 1 to :data:`MAX_TEXT` characters, no control characters
+    (line breaks and tabs included) and no direction overrides. Markup is not refused: it is text,
+    shown as written. Raises :class:`ChatRefused` naming the problem; nothing is cut short."""
+    trimmed = text.strip()
+    if not trimmed:
+        raise ChatRefused("a chat line needs some text", code=CHAT_EMPTY)
+    if len(trimmed) > MAX_TEXT:
+        raise ChatRefused(f"a chat line holds at most {MAX_TEXT} characters; this one has {len(trimmed)}",
+                          code=CHAT_TOO_LONG)
+    for position, char in enumerate(trimmed):
+        if unicodedata.category(char) == "Cc" or char in BIDI_CONTROLS:
+            raise ChatRefused(f"a chat line may not hold control characters (U+{ord(char):04X} at "
+                              f"position {position})", code=CHAT_CONTROL_CHARACTER)
+    return trimmed
+
+
+def reaction_key(key: str) -> str:
+    """``key`` if it names one of the fixed reactions; raises :class:`ChatRefused` otherwise."""
+    if key not in REACTIONS:
+        raise ChatRefused(f"unknown reaction {key[:40]!r}; choose one of {list(REACTIONS)}",
+                          code=CHAT_UNKNOWN_REACTION)
+    return key
 
 
 def ref_of(raw: Any) -> str | None:

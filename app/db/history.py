@@ -255,7 +255,19 @@ async def match_detail(session: AsyncSession, match_id: str) -> dict[str, Any] |
     detail["archived"] = gone
     detail["actions"] = [_public_action(action, finished) for action in actions
                          if action.deal not in open_deals]
+    detail["chat"] = await match_chat(session, match.id)
     return detail
+
+
+async def match_chat(session: AsyncSession, match_id: str) -> list[dict[str, Any]]:
+    """The match's chat lines and reactions in the order they were said, each with ``after_seq``:
+    the steps of the log played when it was said (0 before the first). Lines said in the room
+    before the match started are not the match's."""
+    lines = await session.scalars(select(models.ChatLine).where(models.ChatLine.match_id == match_id)
+                                  .order_by(models.ChatLine.id))
+    return [{"from": {"player_id": line.player_id, "name": line.name, "seat": line.seat},
+             **({"text": line.text} if line.reaction is None else {"reaction": line.reaction}),
+             "at": _stamp(line.at), "after_seq": line.after_seq} for line in lines]
 
 
 class _Explain(Executable, ClauseElement):

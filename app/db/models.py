@@ -225,3 +225,28 @@ class RatingChange(Base):
         Index("ix_rating_history_player", "player_id", "id"),
         Index("ix_rating_history_match", "match_id"),
     )
+
+
+class ChatLine(Base):
+    """A line of table chat or a reaction (migration 0009). Before a match starts a line belongs to
+    its room only (``match_id`` null); ``after_seq`` is how many steps of the match had been played
+    when it was said."""
+
+    __tablename__ = "chat_lines"
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"))
+    match_id: Mapped[str | None] = mapped_column(ForeignKey("matches.id"))
+    after_seq: Mapped[int | None]
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    name: Mapped[str] = mapped_column(String(40))
+    seat: Mapped[int | None]
+    text: Mapped[str | None] = mapped_column(String(200))
+    reaction: Mapped[str | None] = mapped_column(String(20))
+    at: Mapped[datetime]
+
+    __table_args__ = (
+        Index("ix_chat_lines_room", "room_id", "id"),
+        Index("ix_chat_lines_match", "match_id", "id"),
+        CheckConstraint("(text IS NULL) <> (reaction IS NULL)", name="ck_chat_lines_text_or_reaction"),
+    )

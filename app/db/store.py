@@ -17,6 +17,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.db import models, postgres_rows
+from app.db.chat_log import ChatWriter
 from app.db.finish import record_finish, with_autopilot_decisions
 from app.db.stats import player_stats
 from app.games.base import Rejection
@@ -122,6 +123,7 @@ class SavedRoom:
     match_seats: list[models.MatchSeat] = field(default_factory=list)
     deals: list[models.Deal] = field(default_factory=list)
     actions: list[models.Action] = field(default_factory=list)
+    chat: list[models.ChatLine] = field(default_factory=list)
 
 
 class TopUpRefused(Rejection):
@@ -227,9 +229,11 @@ class Store:
     def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
         self.sessions = sessions
         self.steps = StepWriter(sessions)
+        self.chat = ChatWriter(sessions)
 
     async def close(self) -> None:
         await self.steps.close()
+        await self.chat.close()
 
     async def create_player(self, name: str, starting_chips: int) -> tuple[models.Player, str]:
         token = secrets.token_urlsafe(32)
@@ -415,7 +419,8 @@ async def _saved_room(session: AsyncSession, room: models.Room) -> SavedRoom:
         select(models.RoomSeat, models.Player.name)
         .outerjoin(models.Player, models.Player.id == models.RoomSeat.player_id)
         .where(models.RoomSeat.room_id == room.id).order_by(models.RoomSeat.seat))
-    saved = SavedRoom(room=room, seats=[(seat, name) for seat, name in seats])
+    saved = SavedRoom(room=room, seats=[(seat, name) for seat, name in seats],
+                      chat=await recent_chat(session, room.id))
     if room.match_id is None:
         return saved
     saved.match = await session.get(models.Match, room.match_id)
@@ -427,6 +432,13 @@ async def _saved_room(session: AsyncSession, room: models.Room) -> SavedRoom:
     saved.actions = list(await session.scalars(
         select(models.Action).where(models.Action.match_id == room.match_id).order_by(models.Action.seq)))
     return saved
+
+
+async def recent_chat(session: AsyncSession, room_id: str, limit: int = 50) -> list[models.ChatLine]:
+    """The room's last ``limit`` chat lines, oldest first."""
+    newest = await session.scalars(select(models.ChatLine).where(models.ChatLine.room_id == room_id)
+                                   .order_by(models.ChatLine.id.desc()).limit(limit))
+    return list(reversed(list(newest)))
 
 
 @dataclass

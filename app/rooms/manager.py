@@ -14,6 +14,7 @@ from app.db.store import SavedRoom, Store, new_id, now
 from app.games.base import Engine, InvalidOptions, OptionSpec
 from app.games.cards import Card, check_deck, parse_cards
 from app.games.registry import ENGINES
+from app.rooms.chat import ChatLine
 from app.rooms.room import Room
 from app.rooms.seating import ChipRules, Occupant, RoomError, TestSetup, Timing
 
@@ -31,25 +32,30 @@ MIN_BUY_IN = OptionSpec("min_buy_in", 20, "the smallest table stack a player may
                         "of the stake", minimum=1, maximum=1000)
 MAX_BUY_IN = OptionSpec("max_buy_in", 100, "the largest table stack a player may bring, in multiples "
                         "of the stake", minimum=1, maximum=1000)
+SPECTATOR_CHAT = OptionSpec("spectator_chat", False, "whether spectators may write in the table chat "
+                            "(they always read it)", choices=(False, True))
 ARRANGING_GAMES = frozenset({"hazari"})
 """Games whose every decision is a whole arrangement: ``arrange_seconds`` times them."""
 
 
 def room_option_specs(game: str) -> tuple[OptionSpec, ...]:
-    """The options a room adds to its game's: its timers, and a chip table's buy-in range."""
+    """The options a room adds to its game's: its timers, a chip table's buy-in range, and whether
+    spectators may chat."""
     if game in ARRANGING_GAMES:
-        return TURN_SECONDS, ARRANGE_SECONDS
-    return (TURN_SECONDS, MIN_BUY_IN, MAX_BUY_IN) if game in CHIP_GAMES else (TURN_SECONDS,)
+        return TURN_SECONDS, ARRANGE_SECONDS, SPECTATOR_CHAT
+    if game in CHIP_GAMES:
+        return TURN_SECONDS, MIN_BUY_IN, MAX_BUY_IN, SPECTATOR_CHAT
+    return TURN_SECONDS, SPECTATOR_CHAT
 
 
 def split_room_options(raw: dict[str, Any], private: bool, game: str,
                        public_defaults: dict[str, int]) -> tuple[dict[str, Any], dict[str, int]]:
     """The game's options, and the room's own (timers in seconds, which private rooms default to 0;
-    a chip table's buy-in range)."""
+    a chip table's buy-in range; ``spectator_chat``, a boolean)."""
     specs = room_option_specs(game)
     rest = {name: value for name, value in raw.items() if name not in {spec.name for spec in specs}}
     own = {spec.name: _room_default(spec, private, public_defaults) if raw.get(spec.name) is None
-           else int(spec.check(raw[spec.name])) for spec in specs}
+           else spec.check(raw[spec.name]) for spec in specs}
     if own.get(MIN_BUY_IN.name, 0) > own.get(MAX_BUY_IN.name, 0):
         raise InvalidOptions(f"option 'min_buy_in' ({own[MIN_BUY_IN.name]}) must not exceed 'max_buy_in' "
                              f"({own[MAX_BUY_IN.name]})")
@@ -58,7 +64,8 @@ def split_room_options(raw: dict[str, Any], private: bool, game: str,
 
 def _room_default(spec: OptionSpec, private: bool, public_defaults: dict[str, int]) -> int:
     if spec.default is not None:
-        return int(spec.default)
+        default: int = spec.default
+        return default
     return 0 if private else public_defaults.get(spec.name, 0)
 
 
@@ -206,6 +213,7 @@ class RoomManager:
         room = self._room(row, TestSetup.from_json(row.test_setup), seats=len(saved.seats))
         room.seats = [_occupant(seat, name) for seat, name in saved.seats]
         room.version = row.version
+        room.chat.restore(ChatLine.from_row(line) for line in saved.chat)
         if saved.match is not None:
             room.resume(saved.match, saved.match_seats, saved.deals, saved.actions)
         return room

@@ -38,6 +38,7 @@ from app.games.replay import replay_step
 from app.logs import room_context
 from app.metrics import game_metrics
 from app.rooms.bots import BotSeats
+from app.rooms.chat import ChatLine, TableChat
 from app.rooms.clock import TurnClock
 from app.rooms.dealing import Dealer
 from app.rooms.notices import timeout_text, timeout_text_for_others
@@ -110,6 +111,7 @@ class Room:
         self.metrics = game_metrics(engine.name)
         self.log_context = room_context(self)
         self._stored_at = 0.0
+        self.chat = TableChat(lambda line: store.chat.append(line.to_row()))
 
     # --- what the room shows -------------------------------------------------------------
 
@@ -204,6 +206,8 @@ class Room:
                 grace.cancel()
             self._autopilot(seat, False)
         self.broadcast()
+        if self.chat.lines:
+            conn.push(self.chat.history_frame())
 
     def disconnect(self, conn: Connection) -> None:
         if conn in self.connections:
@@ -330,6 +334,23 @@ class Room:
     def _require_not_started(self, what: str) -> None:
         if self.state is not None:
             raise RoomError(f"the match has started; you cannot {what} now", code="room/started")
+
+    # --- chat ---------------------------------------------------------------------------
+
+    @property
+    def spectators_may_chat(self) -> bool:
+        return bool(self.room_options.get("spectator_chat", False))
+
+    def post_chat(self, conn: Connection, text: str | None = None, reaction: str | None = None) -> None:
+        """Send a signed-in connection's chat line (``text``) or ``reaction`` to the whole room, as
+        checked by the edge. It touches nothing of the match, so it takes no lock and no write waits."""
+        player_id = self._require_player(conn)
+        line = ChatLine(room_id=self.id, player_id=player_id, name=conn.name or "player",
+                        seat=self.seat_of(player_id), at=now(), text=text, reaction=reaction,
+                        match_id=self.match_id, after_seq=None if self.match_id is None else self.seq)
+        frame = self.chat.add(line)
+        for other in list(self.connections):
+            other.push(frame)
 
     # --- the match -----------------------------------------------------------------------
 

@@ -14,7 +14,7 @@ import { cardImage, cardShort, SUIT_NAMES, SUIT_SYMBOLS } from "./cards.js";
 import { clear, h, put, scrollBox, showMessage } from "./dom.js";
 import { canVerify, verifyDeal } from "./fairness.js";
 import { combinationName, compareKeys, groupKey } from "./hazari.js";
-import { ARCHIVED_TEXT } from "./words.js";
+import { ARCHIVED_TEXT, REACTIONS } from "./words.js";
 
 const SUIT_SORT = { S: 0, H: 1, C: 2, D: 3 };
 const RANK_SORT = { A: 14, K: 13, Q: 12, J: 11, 10: 10, 9: 9, 8: 8, 7: 7, 6: 6, 5: 5, 4: 4, 3: 3, 2: 2 };
@@ -557,6 +557,22 @@ function verifyResult(match, deal) {
   return { result, check };
 }
 
+/** The match's chat up to ``step``: the lines said once that many entries of the log were applied
+ * (the latest last, those said at this very step marked), as text. */
+function chatView(match, step) {
+  const reached = step.seq === null ? 0 : step.seq;
+  const lines = (match.chat || []).filter((line) => line.after_seq <= reached);
+  if (!(match.chat || []).length) return null;
+  return h("section", { class: "replay-chat", id: "replay-chat", "aria-label": "Chat" },
+    h("h3", {}, "Chat"),
+    lines.length ? h("ol", { class: "chat-log" }, lines.slice(-12).map((line) => {
+      const reaction = line.reaction ? REACTIONS[line.reaction] : null;
+      const said = line.reaction ? (reaction ? `${reaction.face} ${reaction.label}` : line.reaction) : line.text;
+      return h("li", { class: `chat-line${line.after_seq === reached ? " now" : ""}` },
+        h("strong", { class: "chat-name" }, line.from.name), " ", h("span", { class: "chat-text" }, said));
+    })) : h("p", { class: "muted" }, "Nothing said yet."));
+}
+
 function dealList(match, steps, go) {
   const firstStep = new Map();
   steps.forEach((step, index) => { if (step.dealStart !== null && !firstStep.has(step.dealStart)) firstStep.set(step.dealStart, index); });
@@ -617,6 +633,7 @@ export function showReplay(main, matchId, startStep = null) {
         h("div", { class: `replay-seats seats-${match.seats.length}` }, match.seats.map((seat) => handView(match, step, seat.seat))),
         tableView(match, step),
         step.dealEnd ? dealEndPanel(match, step.dealEnd) : null,
+        chatView(match, step),
         step.finished && match.result ? h("p", { class: "finished-banner", id: "replay-finished" }, "Match over. ",
           match.result.winners.length ? `Won by ${match.result.winners.map((w) => (match.game === "hasenpfeffer" ? teamName(match, w) : seatName(match, w))).join(" and ")}.` : "No winner.") : null);
       for (const item of box.querySelectorAll(".replay-deals li")) {

@@ -4,6 +4,7 @@
 
 import { GAME_TITLES, forgetPlayer, getMatch, savedPlayer } from "./api.js";
 import azi from "./azi.js";
+import { TableChat } from "./chat.js";
 import { closeDialogs } from "./dialog.js";
 import { announce, clear, clearMessages, h, keepFocus, renderingHeld, showMessage } from "./dom.js";
 import hasenpfeffer from "./hasenpfeffer.js";
@@ -85,6 +86,7 @@ class TableController {
     this.buyIn = null;
     this.focusOnArrival = this.autoSit;
     this.help = { open: false };
+    this.chat = new TableChat({ player, send: (message) => this.send(message), onBubble: () => this.redraw() });
     this.socket = new RoomSocket(roomId, player ? player.token : null, {
       onMessage: (message) => this.onMessage(message),
       onStatus: (status) => this.onStatus(status),
@@ -119,8 +121,17 @@ class TableController {
       this.version = message.version;
       this.last = message;
       this.afterState(before, message);
+      this.chat.update(message);
       this.redraw();
+    } else if (message.type === "chat") {
+      this.chat.onLine(message);
+    } else if (message.type === "chat_history") {
+      this.chat.onHistory(message.lines);
     } else if (message.type === "error") {
+      if (message.code.startsWith("chat/")) {
+        this.chat.refused(message.code);
+        return;
+      }
       if (message.code === "auth/bad_token" || message.code === "auth/revoked") {
         forgetPlayer();
         playerChanged();
@@ -324,6 +335,7 @@ class TableController {
         status: message.room.status, seat: ctx.mySeat === null ? "" : String(ctx.mySeat) },
     });
     root.appendChild(this.header(message));
+    root.appendChild(this.chat.node);
     if (message.room.status === "finished") root.appendChild(this.finishedBanner(message, ctx));
     root.appendChild(this.felt(message, game, ctx, waiting));
     if (!waiting || message.room.status === "finished") root.appendChild(game.panel(ctx));
@@ -477,7 +489,16 @@ class TableController {
       h("div", { class: "seat-name" }, h("span", { class: "seat-no" }, `${seat + 1}`),
         empty ? h("span", { class: "muted" }, "empty") : h("strong", {}, mine ? `${entry.name} (you)` : entry.name)),
       badges.length ? h("div", { class: "badges" }, badges) : null,
+      this.reactionBubble(seat),
       body.length ? h("div", { class: "seat-body" }, body) : null);
+  }
+
+  /** A reaction just sent from this seat, shown briefly beside its name. */
+  reactionBubble(seat) {
+    const shown = this.chat.reactionAt(seat);
+    if (!shown) return null;
+    return h("span", { class: "seat-reaction", role: "status", dataset: { seat: String(seat) } },
+      h("span", { "aria-hidden": "true" }, shown.face), " ", shown.label);
   }
 
   felt(message, game, ctx, waiting) {

@@ -160,6 +160,14 @@ const ERRORS = {
   "request/bad_cursor": "That page of results could not be found; start again from the first page.",
   "request/bad_character": "A value contains a character that is not allowed.",
   "network/unreachable": "The server cannot be reached; check the connection.",
+  // Table chat
+  "chat/sign_in": "Choose a name to chat at this table.",
+  "chat/spectators_read_only": "At this table only the players write in the chat; you can read it.",
+  "chat/empty": "Write something first.",
+  "chat/too_long": "That message is too long: 200 characters at most.",
+  "chat/control_character": "That message holds a character that cannot be sent, such as a line break.",
+  "chat/unknown_reaction": "That reaction is not one of this table's.",
+  "chat/rate_limited": "You are sending messages too fast; wait a moment.",
 };
 
 // A sentence for codes the catalog does not know yet, by their first part.
@@ -174,6 +182,7 @@ const AREAS = {
   account: "The account could not be changed.",
   player: "That did not work for this player.",
   message: "The server could not read a message from this page; reload it.",
+  chat: "That message was not sent.",
   server: "Something went wrong on the server; try again.",
   request: "The request was refused.",
   fairness: "Your browser's part of the shuffle was not used; the deal is fair all the same.",
@@ -221,6 +230,11 @@ const TURN_SECONDS = {
   unit: "s",
 };
 
+const SPECTATOR_CHAT = {
+  label: "Spectators in the chat", help: "Whether people watching may write in the table chat; they can always read it.",
+  choices: { true: "They may write", false: "They only read" },
+};
+
 const OPTIONS = {
   hazari: {
     target: { label: "Match length", help: "The match ends after the deal in which someone reaches this many points (a deal shares out 360).", unit: "points" },
@@ -236,6 +250,7 @@ const OPTIONS = {
       label: "Time to arrange", help: "Seconds to sort your 13 cards into groups before the autopilot finishes it.", unit: "s",
     },
     turn_seconds: TURN_SECONDS,
+    spectator_chat: SPECTATOR_CHAT,
   },
   azi: {
     stake: { label: "Stake (ante)", help: "Chips every player puts in the pot at the start of each game.", unit: "chips" },
@@ -265,6 +280,7 @@ const OPTIONS = {
     min_buy_in: { label: "Smallest buy-in", help: "The fewest chips a player brings, in stakes.", unit: "times the stake" },
     max_buy_in: { label: "Largest buy-in", help: "The most chips a player brings, in stakes.", unit: "times the stake" },
     turn_seconds: TURN_SECONDS,
+    spectator_chat: SPECTATOR_CHAT,
   },
   hasenpfeffer: {
     bidding: {
@@ -285,6 +301,7 @@ const OPTIONS = {
       choices: { bidders_win: "The bidding team", higher_total: "The higher total (bidders on a tie)" },
     },
     turn_seconds: TURN_SECONDS,
+    spectator_chat: SPECTATOR_CHAT,
   },
 };
 
@@ -427,4 +444,39 @@ export const MONEY = {
     return { title: allIn ? "Call with all your chips?" : "Confirm your call",
       text: allIn ? `Call with ${all}?` : `Call ${part}?`, button: `Call ${amountText(put)}` };
   },
+};
+
+// --- table chat ------------------------------------------------------------------------------------
+
+/** The fixed reactions, in the order of the reactions bar: a face and its words. */
+export const REACTIONS = {
+  good_game: { face: "\u{1F91D}", label: "Good game" },
+  well_played: { face: "\u{1F44F}", label: "Well played" },
+  oops: { face: "\u{1F62C}", label: "Oops" },
+  thinking: { face: "\u{1F914}", label: "Thinking..." },
+  smile: { face: "\u{1F642}", label: "Smile" },
+  laugh: { face: "\u{1F602}", label: "Laugh" },
+  wow: { face: "\u{1F62E}", label: "Wow" },
+  sad: { face: "\u{1F622}", label: "Sad" },
+};
+
+export const CHAT = {
+  title: "Chat",
+  open: ({ unread }) => (unread ? `Chat (${unread} new)` : "Chat"),
+  close: "Hide chat",
+  empty: "No messages yet. Say hello!",
+  input: "Message",
+  send: "Send",
+  counter: ({ used, max }) => `${used}/${max}`,
+  tooLong: ({ max }) => `At most ${max} characters.`,
+  reactions: "Reactions",
+  you: "You",
+  watching: ({ name }) => `${name} (watching)`,
+  mute: ({ name }) => `Mute ${name}`,
+  unmute: ({ name }) => `Unmute ${name}`,
+  muted: "Muted",
+  muteButton: "Mute",
+  readOnly: "At this table only the players write in the chat.",
+  signIn: "Choose a name to chat.",
+  reacted: ({ name, label }) => `${name}: ${label}`,
 };
