@@ -172,3 +172,7 @@ class ReportCreate(Strict):
     room_id: str = Field(min_length=1, max_length=32)
     chat: ChatLine | None = None
     note: str | None = Field(default=None, max_length=500)
+
+
+class ReportCreated(BaseModel):
+    id: int

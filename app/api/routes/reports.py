@@ -10,20 +10,23 @@ from fastapi.responses import JSONResponse
 from app.api.deps import PlayerDep, RoomsDep, StoreDep
 from app.api.errors import ApiError, error_responses
 from app.api.limits import WindowLimit, too_many
-from app.api.schemas import ReportCreate
+from app.api.schemas import ReportCreate, ReportCreated
 from app.db import operators
 
 router = APIRouter(prefix="/api/reports", tags=["operators"])
 
 
-@router.post("", status_code=201, responses=error_responses(401, 403, 404, 429, meanings={
+REPORT_ANSWERS = error_responses(401, 403, 404, 429, meanings={
     400: "`report/self`: a player cannot report himself; `report/not_in_room`: the player is neither "
          "seated nor connected in that room",
     404: "`player/not_found` or `room/not_found`",
     429: "`report/rate_limited`: this player has sent `CARDROOM_REPORTS_PER_WINDOW` reports within "
-         "`CARDROOM_REPORT_WINDOW_SECONDS`"}))
+         "`CARDROOM_REPORT_WINDOW_SECONDS`"})
+
+
+@router.post("", status_code=201, response_model=ReportCreated, responses=REPORT_ANSWERS)
 async def create_report(body: ReportCreate, request: Request, player: PlayerDep, store: StoreDep,
-                        rooms: RoomsDep) -> dict[str, int] | JSONResponse:
+                        rooms: RoomsDep) -> ReportCreated | JSONResponse:
     """Report another player of a room (optionally about one chat line, with a note). The server
     records the room's match and the reported player's seat."""
     if body.player_id == player.id:
@@ -45,7 +48,7 @@ async def create_report(body: ReportCreate, request: Request, player: PlayerDep,
         reporter_id=player.id, reported_id=body.player_id, room_id=room.id, match_id=room.match_id,
         seat=seat, chat_text=chat.text if chat else None,
         chat_at=_utc(chat.at) if chat else None, note=note or None))
-    return {"id": report_id}
+    return ReportCreated(id=report_id)
 
 
 def _utc(moment: datetime) -> datetime:
