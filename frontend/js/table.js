@@ -12,6 +12,7 @@ import { seedMessages } from "./fairness.js";
 import { guideBox, tableHelp } from "./help.js";
 import { MONEY, OFFLINE_TEXT, describeOptions } from "./words.js";
 import { nameForm, playerChanged, takeAutoSit } from "./lobby.js";
+import { reportDialog, showNotice } from "./reports.js";
 import { RoomSocket } from "./socket.js";
 import { askBuyIn, chipsAtTable, showChipsAtTable, tableStakes } from "./stakes.js";
 
@@ -137,6 +138,8 @@ class TableController {
       }
       const refused = message.ref && this.pending.has(message.ref);
       showMessage(message.message, { code: message.code, scope: refused ? DECISION : null });
+    } else if (message.type === "notice" && message.code === "operator/notice") {
+      showNotice(message);
     } else if (message.type === "notice") {
       clearMessages(TIMEOUT);
       showMessage(message.text, { kind: "info", scope: TIMEOUT });
@@ -472,6 +475,12 @@ class TableController {
       body.push(h("span", { class: "stack" }, MONEY.brings({ amount: entry.buy_in, mine })));
     }
     if (!waiting && game.seatExtras) body.push(...game.seatExtras(ctx, seat));
+    if (this.player && entry.player_id && !entry.bot && entry.player_id !== this.player.id) {
+      body.push(h("button", { type: "button", class: "small-button report-button", dataset: { focus: `report-${seat}` },
+        "aria-label": `Report ${entry.name}`,
+        onclick: () => reportDialog({ roomId: this.roomId, target: entry, token: this.player.token,
+          returnFocus: () => document.querySelector(`[data-focus="report-${seat}"]`) }) }, "Report"));
+    }
     const label = `Seat ${seat + 1}: ${empty ? "empty" : this.name(seat)}${entry.bot ? ", bot" : ""}${toAct ? ", to play" : ""}`;
     return h("div", { class: classes.join(" "), role: "group", "aria-label": label, dataset: { seat: String(seat) } },
       h("div", { class: "seat-name" }, h("span", { class: "seat-no" }, `${seat + 1}`),
@@ -536,6 +545,7 @@ class TableController {
 
   close() {
     closeDialogs();
+    showNotice(null);
     showChipsAtTable(null);
     window.removeEventListener("cardroom:release", this.onRelease);
     window.clearInterval(this.ticker);

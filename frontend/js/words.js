@@ -114,6 +114,18 @@ const ERRORS = {
   // Signing in
   "auth/bad_token": "This browser's player is unknown to the server. Reload the page to choose a name again.",
   "auth/revoked": "This browser was signed out. Reload the page to sign in again.",
+  "auth/suspended": "An operator has suspended this account. You cannot play or sign in until the suspension is lifted.",
+  "room/removed": "An operator removed you from this table. You cannot sit here again.",
+  "room/closed": "An operator has closed this table.",
+  "room/creation_paused": "New tables are paused for a moment by the operators. Join an open table or try again later.",
+  "admin/required": "Only an operator can do that.",
+  "admin/target_is_admin": "An operator cannot be suspended.",
+  "admin/already_suspended": "That player is already suspended.",
+  "admin/not_suspended": "That player is not suspended.",
+  "room/player_not_here": "That player is no longer at this table.",
+  "report/self": "You cannot report yourself.",
+  "report/not_in_room": "That player has left this table.",
+  "report/rate_limited": "You have sent several reports just now; wait a while before sending another.",
   "auth/not_yours": "That belongs to another player.",
   "auth/wrong_password": "The name or the password is wrong.",
   "auth/spectator": "You are watching; choose a name to play.",
@@ -423,4 +435,25 @@ export const MONEY = {
     return { title: allIn ? "Call with all your chips?" : "Confirm your call",
       text: allIn ? `Call with ${all}?` : `Call ${part}?`, button: `Call ${amountText(put)}` };
   },
+};
+
+/** What the operator's console and the report button say. */
+export const OPERATOR = {
+  noticeTitle: "Notice from the operators",
+  reportTitle: ({ name }) => `Report ${name}`,
+  reportHelp: "The operators will see this report with the table and the match. Add a note if you like.",
+  reportNote: "Note (optional)",
+  reportSend: "Send the report",
+  reportSent: ({ name }) => `Thank you. Your report about ${name} was sent to the operators.`,
+  reasonLabel: "Reason (kept in the audit log)",
+  reasonMissing: "Write a reason first.",
+  closeRoom: "Close table",
+  closed: "The table was closed.",
+  removed: ({ name }) => `${name} was removed from the table.`,
+  suspended: ({ name }) => `${name} is suspended.`,
+  lifted: ({ name }) => `${name}'s suspension was lifted.`,
+  noticePosted: "The notice is shown at every table.",
+  noticeCleared: "The notice was taken down.",
+  paused: "New tables are paused.",
+  resumed: "New tables can be made again.",
 };
