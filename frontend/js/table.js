@@ -572,3 +572,9 @@ export function showTable(main, roomId) {
   const controller = new TableController(main, roomId, player);
   return () => controller.close();
 }
+
+/** The table as a spectator sees it, whoever this browser's player is (an operator watching). */
+export function watchTable(main, roomId) {
+  const controller = new TableController(main, roomId, null);
+  return () => controller.close();
+}
