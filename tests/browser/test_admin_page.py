@@ -37,7 +37,8 @@ def admin_call(server: LiveServer, method: str, path: str, token: str, body: dic
     assert response.status_code < 300, response.text
 
 
-def test_the_admin_page_lists_tables_closes_one_and_shows_the_audit_log(page: Page, server: LiveServer) -> None:
+def test_the_admin_page_lists_tables_closes_one_and_shows_the_audit_log(page: Page,
+                                                                      server: LiveServer) -> None:
     admin = open_lobby(page, server, "Olga")
     expect(page.locator("#admin-link")).to_have_count(0)
     grant(server, admin["id"])
