@@ -14,13 +14,14 @@ from pathlib import Path
 from typing import Any
 
 from live import PROJECT, LiveServer
-from playwright.sync_api import BrowserContext, ConsoleMessage, Locator, Page, expect
+from playwright.sync_api import BrowserContext, ConsoleMessage, FloatRect, Locator, Page, expect
 
 SHOTS = PROJECT / "test-artifacts" / "screenshots"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 NARROWEST = 360
 WAIT_MS = 20_000
+MEASURE_TRIES = 5
 
 SERVER_SETTINGS = {"bot_delay": "0.05", "reveal_pause": "0.2", "seed_wait": "3"}
 
@@ -206,11 +207,21 @@ def wait_version_after(page: Page, before: int, timeout: float = WAIT_MS) -> Non
         arg=before, timeout=timeout)
 
 
+def visible_box(locator: Locator) -> FloatRect:
+    """The element's box once it is visible. A state that arrives between finding the element and
+    measuring it draws the table anew and detaches it (its box is then None): measure the new one."""
+    for _ in range(MEASURE_TRIES):
+        locator.wait_for(state="visible", timeout=WAIT_MS)
+        box = locator.bounding_box()
+        if box is not None:
+            return box
+    raise AssertionError(f"{locator} was drawn anew {MEASURE_TRIES} times while being measured")
+
+
 def drag(page: Page, source: Locator, target: Locator) -> None:
     """Drags ``source`` onto ``target`` with the mouse (HTML drag and drop), both in view."""
     source.evaluate("node => node.scrollIntoView({block: 'center'})")
-    start_box, end_box = source.bounding_box(), target.bounding_box()
-    assert start_box and end_box, "drag: an element is not visible"
+    start_box, end_box = visible_box(source), visible_box(target)
     page.mouse.move(start_box["x"] + 8, start_box["y"] + 8)
     page.mouse.down()
     page.mouse.move(start_box["x"] + 24, start_box["y"] + 24, steps=4)
