@@ -4,7 +4,7 @@
 
 import { api, savedPlayer } from "./api.js";
 import { confirmDialog, openDialog } from "./dialog.js";
-import { clear, formatDate, h, showMessage } from "./dom.js";
+import { clear, formatDate, h, scrollBox, showMessage } from "./dom.js";
 import { OPERATOR } from "./words.js";
 
 function ageText(seconds) {
@@ -114,14 +114,14 @@ export function showAdmin(main) {
         act: (reason) => act(`/api/admin/rooms/${encodeURIComponent(room.id)}/close`, "POST", { reason }, OPERATOR.closed),
       }) }, OPERATOR.closeRoom))));
     return h("section", { "aria-labelledby": "live-rooms" }, h("h2", { id: "live-rooms" }, `Live tables (${live.rooms.length})`),
-      h("div", { class: "scroll" }, h("table", { id: "admin-rooms" },
+      scrollBox(h("table", { id: "admin-rooms" },
         h("thead", {}, h("tr", {}, ...["Table", "Game", "Phase", "Players", "Age", "Node", ""].map((t) => h("th", {}, t)))),
-        h("tbody", {}, rows))));
+        h("tbody", {}, rows)), "Live tables"));
   }
 
   function auditTable(entries) {
     return h("section", { "aria-labelledby": "audit-log" }, h("h2", { id: "audit-log" }, "Audit log"),
-      h("div", { class: "scroll" }, h("table", { id: "admin-audit" },
+      scrollBox(h("table", { id: "admin-audit" },
         h("thead", {}, h("tr", {}, ...["When", "Who", "What", "On", "Why", ""].map((t) => h("th", {}, t)))),
         h("tbody", {}, entries.map((entry) => h("tr", {},
           h("td", {}, formatDate(entry.at)), h("td", {}, entry.actor.name), h("td", {}, entry.action),
@@ -129,17 +129,18 @@ export function showAdmin(main) {
           h("td", {}, entry.action === "player/suspend" && entry.player ? h("button", { type: "button", class: "small-button",
             onclick: () => withReason({ id: "lift-dialog", title: `Lift ${entry.player.name}'s suspension`, confirmLabel: "Lift",
               act: (reason) => act(`/api/admin/players/${encodeURIComponent(entry.player.id)}/lift`, "POST", { reason },
-                OPERATOR.lifted({ name: entry.player.name })) }) }, "Lift") : null)))))));
+                OPERATOR.lifted({ name: entry.player.name })) }) }, "Lift") : null))))), "Audit log"));
   }
 
   function reportsTable(list) {
     return h("section", { "aria-labelledby": "reports" }, h("h2", { id: "reports" }, "Reports"),
-      h("div", { class: "scroll" }, h("table", { id: "admin-reports" },
+      scrollBox(h("table", { id: "admin-reports" },
         h("thead", {}, h("tr", {}, ...["When", "From", "About", "Table", "Chat line", "Note"].map((t) => h("th", {}, t)))),
         h("tbody", {}, list.map((report) => h("tr", {},
           h("td", {}, formatDate(report.at)), h("td", {}, report.reporter.name),
           h("td", {}, `${report.reported.name}${report.seat === null ? "" : ` (seat ${report.seat + 1})`}`),
-          h("td", {}, report.room_id), h("td", {}, report.chat ? report.chat.text : ""), h("td", {}, report.note || "")))))));
+          h("td", {}, report.room_id), h("td", {}, report.chat ? report.chat.text : ""), h("td", {}, report.note || ""))))),
+        "Reports"));
   }
 
   function watch(roomId) {
