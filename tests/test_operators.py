@@ -117,7 +117,7 @@ def test_the_command_line_grants_and_revokes_the_role_and_audits_both(
         assert main(["admin", "grant", player.name or ""]) == 2
         assert "already an admin" in capsys.readouterr().err
         granted = last_audit(http, player)
-        assert granted["action"] == "admin/grant" and granted["reason"] == "new moderator"
+        assert granted["action"] == "grant_admin" and granted["reason"] == "new moderator"
         assert granted["actor"] == {"id": None, "name": "the server's command line"}
         assert granted["player"] == {"id": player.id, "name": player.name}
         assert main(["admin", "revoke", player.id or ""]) == 0
@@ -169,7 +169,7 @@ def test_closing_an_azi_room_mid_game_returns_every_chip_of_the_pot(http: TestCl
     assert match["status"] == "finished"
     assert match["actions"][-1]["action"] == {"kind": "close", "by": "operator"}
     entry = last_audit(http, admin)
-    assert (entry["action"], entry["room_id"]) == ("room/close", table.room_id)
+    assert (entry["action"], entry["room_id"]) == ("close_room", table.room_id)
     assert entry["reason"] == "abusive table"
     assert entry["actor"]["id"] == admin.id
     count = audit_count(http)
@@ -242,7 +242,7 @@ def test_a_removed_player_loses_his_seat_and_his_socket_and_cannot_come_back(htt
     assert code == 4410
     assert other.http.get(f"/api/players/{other.id}").json()["chips"] == 1000
     entry = last_audit(http, admin)
-    assert (entry["action"], entry["player"]["id"], entry["room_id"]) == ("room/remove", other.id, room_id)
+    assert (entry["action"], entry["player"]["id"], entry["room_id"]) == ("remove_player", other.id, room_id)
     count = audit_count(http)
     again = http.post(f"/api/admin/rooms/{room_id}/remove", headers=admin.auth,
                       json={"player_id": other.id, **REASON})
@@ -293,7 +293,7 @@ def test_a_suspended_player_is_closed_refused_and_restored_when_lifted(http: Tes
     assert error_of(http.post(f"/api/admin/players/{player.id}/lift", headers=admin.auth, json=REASON)) == \
         (409, "admin/not_suspended")
     actions = [entry["action"] for entry in audit_entries(http, admin)[:2]]
-    assert actions == ["player/lift", "player/suspend"]
+    assert actions == ["lift_suspension", "suspend_player"]
     assert audit_count(http) == count + 1
 
 
@@ -354,7 +354,7 @@ def test_the_maintenance_notice_reaches_connected_and_new_clients_until_cleared(
         late.error()
     assert [m for m in late.received if m["type"] == "notice"] == []
     actions = [entry["action"] for entry in audit_entries(http, admin)[:2]]
-    assert actions == ["notice/clear", "notice/set"]
+    assert actions == ["clear_notice", "post_notice"]
     assert audit_entries(http, admin)[1]["detail"] == {"text": "Restart in 5 minutes"}
 
 
@@ -371,4 +371,4 @@ def test_pausing_new_rooms_refuses_room_creation_until_resumed(http: TestClient)
         resumed = http.put("/api/admin/pause", headers=admin.auth, json={"paused": False, **REASON})
         assert resumed.status_code == 200
     assert http.post("/api/rooms", headers=player.auth, json={"game": "azi"}).status_code == 201
-    assert [entry["action"] for entry in audit_entries(http, admin)[:2]] == ["rooms/resume", "rooms/pause"]
+    assert [entry["action"] for entry in audit_entries(http, admin)[:2]] == ["resume_rooms", "pause_rooms"]

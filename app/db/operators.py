@@ -58,7 +58,7 @@ async def set_admin(sessions: async_sessionmaker[AsyncSession], name: str, admin
             state = "already an admin" if admin else "not an admin"
             raise OperatorError(f"{player.name} is {state}; nothing changed", code="admin/unchanged")
         player.admin = admin
-        await write_audit(session, Audit(None, "admin/grant" if admin else "admin/revoke", reason,
+        await write_audit(session, Audit(None, "grant_admin" if admin else "revoke_admin", reason,
                                          player_id=player.id))
         return player
 

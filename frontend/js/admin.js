@@ -126,7 +126,7 @@ export function showAdmin(main) {
         h("tbody", {}, entries.map((entry) => h("tr", {},
           h("td", {}, formatDate(entry.at)), h("td", {}, entry.actor.name), h("td", {}, entry.action),
           h("td", {}, entry.player ? entry.player.name : entry.room_id || ""), h("td", {}, entry.reason),
-          h("td", {}, entry.action === "player/suspend" && entry.player ? h("button", { type: "button", class: "small-button",
+          h("td", {}, entry.action === "suspend_player" && entry.player ? h("button", { type: "button", class: "small-button",
             onclick: () => withReason({ id: "lift-dialog", title: `Lift ${entry.player.name}'s suspension`, confirmLabel: "Lift",
               act: (reason) => act(`/api/admin/players/${encodeURIComponent(entry.player.id)}/lift`, "POST", { reason },
                 OPERATOR.lifted({ name: entry.player.name })) }) }, "Lift") : null))))), "Audit log"));

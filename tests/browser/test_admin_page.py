@@ -56,7 +56,7 @@ def test_the_admin_page_lists_tables_closes_one_and_shows_the_audit_log(page: Pa
     expect(page.locator(".message.info")).to_contain_text("The table was closed.")
     expect(page.locator(f"#admin-rooms tr[data-room='{room['id']}']")).to_have_count(0)
     audit = page.locator("#admin-audit tbody tr").first
-    expect(audit).to_contain_text("room/close")
+    expect(audit).to_contain_text("close_room")
     expect(audit).to_contain_text("spam table")
     expect(audit).to_contain_text("Olga")
 

@@ -67,7 +67,7 @@ async def close_room(room_id: str, body: Reason, admin: AdminDep, rooms: RoomsDe
     Hasenpfeffer match is stopped where it is (match status ``closed``, no result, not rated).
     A closed room: 409 ``room/finished``, nothing changes."""
     room = rooms.get(room_id)
-    await room.close_by_operator(Audit(admin.id, "room/close", body.reason, room_id=room.id,
+    await room.close_by_operator(Audit(admin.id, "close_room", body.reason, room_id=room.id,
                                        detail={"game": room.engine.name, "match_id": room.match_id,
                                                "status": room.status}).row())
     _tell_room(room, "An operator has closed this table.")
@@ -81,7 +81,7 @@ async def remove_player(room_id: str, body: PlayerRemoval, admin: AdminDep,
     the autopilot plays it), may not come back, and his sockets to the room are closed (4410,
     ``room/removed``)."""
     room = rooms.get(room_id)
-    await room.remove_player(body.player_id, Audit(admin.id, "room/remove", body.reason,
+    await room.remove_player(body.player_id, Audit(admin.id, "remove_player", body.reason,
                                                    player_id=body.player_id, room_id=room.id).row())
     end_player_sockets(rooms, body.player_id, CLOSE_REMOVED, "room/removed", REMOVED, only=room)
     return live_room(rooms, room)
@@ -93,7 +93,7 @@ async def suspend_player(player_id: str, body: Reason, admin: AdminDep, store: S
     """Suspend a player: his sign-ins and every call with his tokens are refused (403
     ``auth/suspended``) and his room sockets are closed (4403). An admin cannot be suspended
     (409 ``admin/target_is_admin``); nor can a player already suspended."""
-    await operators.suspend(store.sessions, Audit(admin.id, "player/suspend", body.reason,
+    await operators.suspend(store.sessions, Audit(admin.id, "suspend_player", body.reason,
                                                   player_id=player_id))
     end_player_sockets(rooms, player_id, CLOSE_SUSPENDED, "auth/suspended", SUSPENDED)
     return Response(status_code=204)
@@ -102,7 +102,7 @@ async def suspend_player(player_id: str, body: Reason, admin: AdminDep, store: S
 @router.post("/players/{player_id}/lift", status_code=204, responses=_answers(404, 409))
 async def lift_suspension(player_id: str, body: Reason, admin: AdminDep, store: StoreDep) -> Response:
     """Lift a player's suspension; 409 ``admin/not_suspended`` when there is none."""
-    await operators.lift(store.sessions, Audit(admin.id, "player/lift", body.reason, player_id=player_id))
+    await operators.lift(store.sessions, Audit(admin.id, "lift_suspension", body.reason, player_id=player_id))
     return Response(status_code=204)
 
 
@@ -113,7 +113,7 @@ async def post_notice(body: NoticeCreate, admin: AdminDep, store: StoreDep,
     ``{"type": "notice", "code": "operator/notice", "text", "at"}`` and to each one that connects
     until it is cleared."""
     notice = {"text": body.text, "at": now().isoformat() + "Z"}
-    await store.record_audit(Audit(admin.id, "notice/set", body.reason, detail={"text": body.text}).row())
+    await store.record_audit(Audit(admin.id, "post_notice", body.reason, detail={"text": body.text}).row())
     rooms.notice = notice
     _broadcast(rooms, notice_frame(notice))
     return notice
@@ -122,7 +122,7 @@ async def post_notice(body: NoticeCreate, admin: AdminDep, store: StoreDep,
 @router.delete("/notice", status_code=204, responses=_answers())
 async def clear_notice(body: Reason, admin: AdminDep, store: StoreDep, rooms: RoomsDep) -> Response:
     """Take the notice down: every connection gets the notice message with ``text`` null."""
-    await store.record_audit(Audit(admin.id, "notice/clear", body.reason).row())
+    await store.record_audit(Audit(admin.id, "clear_notice", body.reason).row())
     rooms.notice = None
     _broadcast(rooms, notice_frame(None))
     return Response(status_code=204)
@@ -133,7 +133,7 @@ async def pause_new_rooms(body: PauseChange, admin: AdminDep, store: StoreDep,
                           rooms: RoomsDep) -> dict[str, Any]:
     """``paused`` true: new rooms are refused (409 ``room/creation_paused``) until it is set false;
     rooms already made go on."""
-    await store.record_audit(Audit(admin.id, "rooms/pause" if body.paused else "rooms/resume",
+    await store.record_audit(Audit(admin.id, "pause_rooms" if body.paused else "resume_rooms",
                                    body.reason).row())
     rooms.paused = body.paused
     return {"paused": rooms.paused}
