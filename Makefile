@@ -21,10 +21,14 @@ run: migrate
 
 .PHONY: browser
 # Chromium for the browser tests (tests/browser), from Debian, when it is missing; in CI a missing
-# Chromium fails the run (outside CI the browser tests are skipped with a notice).
+# Chromium fails the run (outside CI the browser tests are skipped with a notice). The Noto fonts
+# draw the Bengali and Devanagari rules pages (Debian's Chromium brings none for those scripts).
 browser:
 	@test -x /usr/bin/chromium || (apt-get update && apt-get install -y chromium) || \
 	  { test -z "$(filter true 1 yes,$(CI))" && echo "NOTICE: Chromium could not be installed; the browser tests will be skipped"; }
+	@fc-list :lang=bn | grep -q . && fc-list :lang=hi | grep -q . || \
+	  (apt-get update && apt-get install -y fonts-noto-core) || \
+	  { test -z "$(filter true 1 yes,$(CI))" && echo "NOTICE: fonts-noto-core could not be installed; Bengali and Hindi pages will show boxes"; }
 
 # Outside CI the long runs (marker "slow") are left out; CI=true runs everything.
 SLOW := $(if $(filter true 1 yes,$(CI)),,-m "not slow")

@@ -32,7 +32,6 @@ from app.rooms.seating import Timing
 
 GUEST_WINDOW_SECONDS = 3600.0
 FRONTEND_DIR = Path(__file__).resolve().parents[1] / "frontend"
-RULES_DIR = Path(__file__).resolve().parents[1] / "docs" / "rules"
 
 
 def create_app(settings: Settings | None = None, *, run_migrations: bool = True,
@@ -85,6 +84,6 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True,
         app.include_router(router, dependencies=[Depends(reject_control_characters)])
     app.include_router(ws_router)
     app.add_middleware(RequestIds)
-    app.mount("/rules", StaticFiles(directory=RULES_DIR), name="rules")
+    app.mount("/rules", StaticFiles(directory=games.RULES_DIR), name="rules")
     app.mount("/", StaticFiles(directory=FRONTEND_DIR, html=True), name="frontend")
     return app

@@ -90,6 +90,7 @@ class GameInfo(BaseModel):
     name: str
     min_seats: int
     max_seats: int
+    rules_languages: list[str]
     options: list[dict[str, Any]]
 
 

@@ -72,7 +72,7 @@ function route() {
   } else if (parts[0] === "account") {
     cleanup = showAccount(main);
   } else if (parts[0] === "rules") {
-    cleanup = showRules(main, parts[1] || null);
+    cleanup = showRules(main, parts[1] || null, parts[2] || null);
   } else if (parts[0] === "leaderboard") {
     cleanup = showLeaderboard(main, parts[1] || null);
   } else {

@@ -1,10 +1,12 @@
 // The rules page of each game (#/rules/<game>): the project's docs/rules/<game>.md, served at
 // /rules/, drawn by a small Markdown reader that builds DOM nodes (headings, paragraphs, lists,
-// tables, bold, italics and code spans; any other markup stays plain text).
+// tables, bold, italics and code spans; any other markup stays plain text), in the reader's language
+// where the page is written in it (docs/rules/<game>.<lang>.md), else in English with a note.
 
-import { GAME_TITLES } from "./api.js";
+import { GAME_TITLES, getGames } from "./api.js";
 import { clear, h, showMessage } from "./dom.js";
-import { withoutRuleNumbers } from "./words.js";
+import { LANGUAGE_NAMES, pickLanguage, rememberLanguage } from "./languages.js";
+import { rulesNotWrittenIn, withoutRuleNumbers } from "./words.js";
 
 /** Bold, italics and code spans of one line of text, as nodes. */
 export function inline(text) {
@@ -72,41 +74,69 @@ export function renderMarkdown(source) {
   return blocks;
 }
 
-/** The rules text as a player reads it: no rule numbers, nor the line that explains them. */
+const RULE_NUMBERS_NOTE = /\([A-Z]{2}-1 \.\.\.\)/;
+
+/** The rules text as a player reads it: no rule numbers, nor the paragraph that explains them. */
 export function forPlayers(source) {
-  return source.split("\n")
-    .filter((line) => !/rule numbers/i.test(line))
-    .map((line) => withoutRuleNumbers(line))
-    .join("\n")
-    .replace(/\n{3,}/g, "\n\n");
+  return source.replace(/\r\n/g, "\n").split(/\n\s*\n/)
+    .filter((paragraph) => !RULE_NUMBERS_NOTE.test(paragraph))
+    .map((paragraph) => paragraph.split("\n").map((line) => withoutRuleNumbers(line)).join("\n"))
+    .join("\n\n");
 }
 
-export async function rulesText(game) {
-  const response = await fetch(`/rules/${encodeURIComponent(game)}.md`);
+/** The rules of ``game`` in ``language`` (``en``: the English page). */
+export async function rulesText(game, language = "en") {
+  const name = language === "en" ? game : `${game}.${language}`;
+  const response = await fetch(`/rules/${encodeURIComponent(name)}.md`);
   if (!response.ok) throw new Error(`the rules of ${game} could not be loaded (${response.status})`);
   return forPlayers(await response.text());
 }
 
-export function showRules(main, game) {
+/** Links to the page in each language it is written in, each named in itself. */
+function languageLinks(game, languages, shown) {
+  return h("nav", { class: "rules-languages", "aria-label": "Languages of these rules" },
+    h("ul", {}, languages.map((code) => h("li", {}, h("a", {
+      href: `#/rules/${game}/${code}`, lang: code, hreflang: code,
+      "aria-current": code === shown ? "true" : null,
+    }, LANGUAGE_NAMES[code] || code)))));
+}
+
+export function showRules(main, game, asked = null) {
   const title = GAME_TITLES[game];
   if (!title) {
     main.append(h("h1", {}, "Rules"), h("ul", {}, Object.entries(GAME_TITLES).map(([key, name]) =>
       h("li", {}, h("a", { href: `#/rules/${key}` }, name)))));
     return null;
   }
+  const chosen = asked && asked in LANGUAGE_NAMES ? asked : null;
+  if (chosen) rememberLanguage(chosen);
   const box = h("article", { class: "card-panel rules-page", id: "rules", dataset: { game } },
     h("p", {}, "Loading the rules\u2026"));
   main.append(
     h("nav", { class: "tabs", "aria-label": "Rules of each game" }, Object.entries(GAME_TITLES).map(([key, name]) =>
       h("a", { href: `#/rules/${key}`, "aria-current": key === game ? "page" : null }, name))),
     box);
-  rulesText(game).then((text) => {
-    clear(box).append(...renderMarkdown(text));
-    const heading = box.querySelector("h2");
-    if (heading) heading.replaceWith(h("h1", {}, `How to play ${heading.textContent}`));
-  }).catch((error) => {
+  loadRules(box, game, chosen).catch((error) => {
     clear(box).append(h("p", {}, "The rules could not be loaded; try again."));
     showMessage(error.message, { code: "request/not_found" });
   });
   return null;
+}
+
+async function loadRules(box, game, asked) {
+  const info = (await getGames()).find((entry) => entry.game === game);
+  const languages = info ? info.rules_languages : ["en"];
+  const { language, missing } = pickLanguage(languages, asked ? [asked] : undefined);
+  const text = await rulesText(game, language);
+  box.lang = language;
+  box.dataset.language = language;
+  clear(box).append(...renderMarkdown(text));
+  const heading = box.querySelector("h2");
+  if (heading) {
+    heading.replaceWith(h("h1", {}, language === "en" ? `How to play ${heading.textContent}` : heading.textContent));
+  }
+  const top = box.querySelector("h1") || box.firstChild;
+  const note = missing ? h("p", { class: "rules-missing", lang: "en" },
+    rulesNotWrittenIn(LANGUAGE_NAMES[missing], LANGUAGE_NAMES[language])) : null;
+  top.after(...[languageLinks(game, languages, language), note].filter(Boolean));
 }

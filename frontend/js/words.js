@@ -221,6 +221,10 @@ export function withoutRuleNumbers(text) {
     .trim();
 }
 
+/** The note over a rules page shown in another language than the reader's own. */
+export const rulesNotWrittenIn = (missing, shown) =>
+  `These rules are not written in ${missing} yet; here they are in ${shown}.`;
+
 // --- table options ---------------------------------------------------------------------------------
 
 const TURN_SECONDS = {

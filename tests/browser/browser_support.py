@@ -300,3 +300,25 @@ def serious_violations(page: Page, name: str) -> list[str]:
                           " nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}))")
     return [f"{name}: {item['id']} ({item['impact']}) {item['help']} at {item['nodes']}"
             for item in found if item["impact"] in SERIOUS]
+
+
+MISSING_GLYPHS = """node => {
+  const canvas = document.createElement("canvas");
+  canvas.width = canvas.height = 48;
+  const pen = canvas.getContext("2d");
+  pen.font = `32px ${getComputedStyle(node).fontFamily}`;
+  const drawn = (character) => {
+    pen.clearRect(0, 0, 48, 48);
+    pen.fillText(character, 4, 36);
+    return pen.getImageData(0, 0, 48, 48).data.join();
+  };
+  const box = drawn("\\u0378");
+  return [...new Set(node.textContent)].filter((character) => character.trim() && drawn(character) === box);
+}"""
+
+
+def missing_glyphs(locator: Locator) -> list[str]:
+    """The characters of the element's text that no installed font draws: each is drawn in the
+    element's fonts and compared with an unassigned code point, which every font draws as its box."""
+    found: list[str] = locator.evaluate(MISSING_GLYPHS)
+    return found
