@@ -1,4 +1,4 @@
-"""The ``cardroom`` command: ``serve``, ``migrate``, ``archive``, ``verify`` and ``simulate``."""
+"""The ``cardroom`` command: ``serve``, ``migrate``, ``archive``, ``admin``, ``verify`` and ``simulate``."""
 
 from __future__ import annotations
 
@@ -109,6 +109,32 @@ def archive(args: argparse.Namespace) -> int:
         return asyncio.run(run())
 
 
+def admin(args: argparse.Namespace) -> int:
+    """``admin grant NAME`` / ``admin revoke NAME``: the operator's role, audited."""
+    import asyncio
+
+    from app.db.operators import OperatorError, set_admin
+    from app.db.session import close_engine, make_engine, make_sessionmaker
+
+    granting = args.change == "grant"
+    reason = args.reason or f"{args.change} on the server's command line"
+
+    async def run() -> int:
+        engine = make_engine(get_settings().database_url)
+        try:
+            player = await set_admin(make_sessionmaker(engine), args.name, granting, reason)
+        except OperatorError as error:
+            print(f"cardroom admin: {error.message}", file=sys.stderr)
+            return 2
+        finally:
+            await close_engine(engine)
+        done = "now holds" if granting else "no longer holds"
+        print(f"cardroom admin: {player.name} (player {player.id}) {done} the admin role", file=sys.stderr)
+        return 0
+
+    return asyncio.run(run())
+
+
 def simulate(args: argparse.Namespace) -> int:
     from app.sim.report import format_table
     from app.sim.simulate import SimConfig
@@ -171,6 +197,12 @@ def parser() -> argparse.ArgumentParser:
     archive_command.add_argument("--out", required=True, metavar="FILE",
                                  help="the NDJSON file, appended to (one match per line)")
     archive_command.set_defaults(run=archive)
+    admin_command = commands.add_parser(
+        "admin", help="grant or revoke the admin role (the operator's console, docs/operations.md)")
+    admin_command.add_argument("change", choices=("grant", "revoke"))
+    admin_command.add_argument("name", metavar="NAME", help="a claimed account's name, or a player's id")
+    admin_command.add_argument("--reason", default=None, help="written to the audit log")
+    admin_command.set_defaults(run=admin)
     verify_command = commands.add_parser(
         "verify", help="check every revealed deal of a match against its seeds (docs/fairness.md)")
     verify_command.add_argument("match_id")
@@ -184,7 +216,7 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    if args.run in (serve, migrate_database, archive):
+    if args.run in (serve, migrate_database, archive, admin):
         settings = get_settings()
         configure_logging(settings.log_level, settings.log_format)
     return int(args.run(args))

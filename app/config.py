@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 from functools import lru_cache
 from typing import Literal
 
@@ -53,6 +54,9 @@ class Settings(BaseSettings):
     metrics_port: int | None = Field(default=None, ge=1, le=65535)
     metrics_host: str = "127.0.0.1"
     drain_seconds: float = Field(default=0.0, ge=0)
+    node_id: str = Field(default_factory=socket.gethostname, max_length=64)
+    reports_per_window: int = Field(default=5, ge=1)
+    report_window_seconds: float = Field(default=3600.0, gt=0)
 
 
 @lru_cache

@@ -14,7 +14,7 @@ from app.api.body_limit import BodyLimit
 from app.api.deps import reject_control_characters
 from app.api.errors import install_error_handlers
 from app.api.limits import TokenBuckets, WindowLimit
-from app.api.routes import games, health, leaderboard, matches, players, rooms, sessions
+from app.api.routes import admin, games, health, leaderboard, matches, players, reports, rooms, sessions
 from app.api.security_headers import SecurityHeaders
 from app.api.signin_limit import SignInLimiter
 from app.api.sockets import OpenSockets
@@ -49,6 +49,7 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True,
         app.state.settings = settings
         app.state.guest_limit = WindowLimit(settings.guests_per_hour, GUEST_WINDOW_SECONDS)
         app.state.chat_limit = TokenBuckets(settings.chat_lines_per_second, settings.chat_burst)
+        app.state.report_limit = WindowLimit(settings.reports_per_window, settings.report_window_seconds)
         app.state.store = store
         app.state.rooms = RoomManager(
             store, Timing(auto_pause=settings.reveal_pause, bot_delay=settings.bot_delay,
@@ -58,7 +59,7 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True,
             turn_seconds=settings.turn_seconds_public, arrange_seconds=settings.arrange_seconds_public,
             max_rooms_per_player=settings.max_rooms_per_player,
             max_connections_per_ip=settings.max_connections_per_ip,
-            idle_minutes=settings.room_idle_minutes)
+            idle_minutes=settings.room_idle_minutes, node_id=settings.node_id)
         await app.state.rooms.restore()
         app.state.rooms.start_sweeping(settings.room_sweep_seconds)
         monitoring = Monitoring(app.state.rooms, settings.metrics_host, settings.metrics_port)
@@ -80,7 +81,7 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True,
     app.state.signin_limiter = SignInLimiter.from_settings(settings)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     for router in (players.router, sessions.router, games.router, rooms.router, matches.router,
-                   leaderboard.router, health.router):
+                   leaderboard.router, health.router, admin.router, reports.router):
         app.include_router(router, dependencies=[Depends(reject_control_characters)])
     app.include_router(ws_router)
     app.add_middleware(RequestIds)

@@ -68,6 +68,19 @@ async def current_player(store: Annotated[Store, Depends(get_store)],
     player = await store.player_by_token(bearer_token(authorization))
     if player is None:
         raise ApiError(401, "auth/bad_token", "that token belongs to no player")
+    if await store.is_suspended(player.id):
+        raise suspended()
+    return player
+
+
+def suspended() -> ApiError:
+    return ApiError(403, "auth/suspended", "an operator has suspended this account")
+
+
+async def admin_player(player: Annotated[models.Player, Depends(current_player)]) -> models.Player:
+    """The calling player, who must hold the admin role (granted on the server's command line)."""
+    if not player.admin:
+        raise ApiError(403, "admin/required", "only an operator (a player with the admin role) may do this")
     return player
 
 
@@ -75,5 +88,6 @@ StoreDep = Annotated[Store, Depends(get_store)]
 RoomsDep = Annotated[RoomManager, Depends(get_rooms)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 PlayerDep = Annotated[models.Player, Depends(current_player)]
+AdminDep = Annotated[models.Player, Depends(admin_player)]
 OpenSocketsDep = Annotated[OpenSockets, Depends(get_open_sockets)]
 LimiterDep = Annotated[SignInLimiter, Depends(get_signin_limiter)]

@@ -30,6 +30,9 @@ STATUS_MEANINGS = {
     503: "the database did not answer in time (a lock held too long, a lost connection); nothing "
          "changed; `Retry-After` gives the seconds to wait",
 }
+CONFLICTS = frozenset({"room/creation_paused", "room/finished", "admin/already_suspended",
+                       "admin/not_suspended", "admin/target_is_admin"})
+"""Refusals answered 409: what is asked conflicts with how things are now."""
 DATABASE_RETRY_SECONDS = 1
 METHODS = ("DELETE", "GET", "HEAD", "PATCH", "POST", "PUT")
 RETRY_AFTER = {"Retry-After": {"description": "seconds to wait before trying again",
@@ -105,7 +108,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(Rejection)
     async def rejection(_request: Request, error: Rejection) -> JSONResponse:
-        status = 404 if error.code.endswith("not_found") else 400
+        status = 404 if error.code.endswith("not_found") else 409 if error.code in CONFLICTS else 400
         return error_response(status, error.code, error.message)
 
     @app.exception_handler(RequestValidationError)

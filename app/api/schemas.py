@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
@@ -11,10 +12,12 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-def clean_name(name: str) -> str:
+def clean_name(name: str, what: str = "a name") -> str:
+    """The text with its spaces collapsed; refused unless it shows at least one character and
+    holds no control character."""
     name = " ".join(name.split())
     if not name or not name.isprintable():
-        raise ValueError("a name needs at least one visible character")
+        raise ValueError(f"{what} needs at least one visible character")
     return name
 
 
@@ -122,3 +125,55 @@ class RoomPublic(BaseModel):
 class MatchPage(BaseModel):
     matches: list[dict[str, Any]]
     next: str | None
+
+
+class SessionPlayer(BaseModel):
+    id: str
+    name: str
+    chips: int
+    claimed: bool
+    admin: bool
+
+
+class Reason(Strict):
+    """Why an operator acts: written to the audit log."""
+
+    reason: str = Field(min_length=1, max_length=500)
+
+    @field_validator("reason")
+    @classmethod
+    def reason_is_visible(cls, reason: str) -> str:
+        return clean_name(reason, "a reason")
+
+
+class PlayerRemoval(Reason):
+    player_id: str = Field(min_length=1, max_length=32)
+
+
+class NoticeCreate(Reason):
+    text: str = Field(min_length=1, max_length=300)
+
+    @field_validator("text")
+    @classmethod
+    def text_is_visible(cls, text: str) -> str:
+        return clean_name(text, "a notice")
+
+
+class PauseChange(Reason):
+    paused: StrictBool
+
+
+class ChatLine(Strict):
+    text: str = Field(min_length=1, max_length=500)
+    at: datetime
+
+
+class ReportCreate(Strict):
+    player_id: str = Field(min_length=1, max_length=32)
+    room_id: str = Field(min_length=1, max_length=32)
+    chat: ChatLine | None = None
+    note: str | None = Field(default=None, max_length=500)
+
+
+class ReportCreated(BaseModel):
+    id: int

@@ -7,6 +7,10 @@ from collections.abc import Iterable
 from typing import Protocol
 
 CLOSE_REVOKED = 4401
+CLOSE_SUSPENDED = 4403
+"""An operator suspended the player (``auth/suspended``)."""
+CLOSE_REMOVED = 4410
+"""An operator removed the player from this room (``room/removed``)."""
 
 
 class Revocable(Protocol):

@@ -3,7 +3,8 @@ or by ``?token=<token>`` (never logged); without either, a spectator.
 
 Closing codes: 1003 for data that is not text, 1008 for policy (unknown room, wrong token, too many
 connections, too many messages), 1011 when the server itself fails, 4401 when the socket's token is
-revoked. No error ever carries a trace.
+revoked, 4403 when an operator suspends the player, 4410 when an operator removes him from the room.
+No error ever carries a trace.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ from app.api.messages import (
     reaction_key,
     ref_of,
 )
-from app.api.sockets import CLOSE_REVOKED, OpenSockets
+from app.api.sockets import CLOSE_REMOVED, CLOSE_REVOKED, CLOSE_SUSPENDED, OpenSockets
 from app.config import Settings
 from app.db.store import Store, hash_token
 from app.games.base import Rejection
@@ -157,18 +158,41 @@ class SocketConnection(Connection):
     def revoke(self) -> None:
         """The socket's token was revoked: it leaves its room at once, is told why and is closed; any
         message it sent that is not yet handled is dropped."""
+        self.end(CLOSE_REVOKED, "auth/revoked",
+                 "this sign-in has ended (signed out everywhere); sign in again to play")
+
+    def end(self, close_code: int, code: str, message: str) -> None:
+        """Stop acting for the player at once: leave the room, tell the client why and close."""
         if self.revoked:
             return
         self.revoked = True
         if self.room is not None:
             _leave(self.room, self)
-        task = asyncio.create_task(self._close_revoked())
+        task = asyncio.create_task(_close(self.websocket, close_code, code, message))
         self.sending.add(task)
         task.add_done_callback(self.sending.discard)
 
-    async def _close_revoked(self) -> None:
-        await _close(self.websocket, CLOSE_REVOKED, "auth/revoked",
-                     "this sign-in has ended (signed out everywhere); sign in again to play")
+
+SUSPENDED = "an operator has suspended this account"
+REMOVED = "an operator removed you from this table"
+
+
+def end_player_sockets(rooms: RoomManager, player_id: str, close_code: int, code: str, message: str,
+                       only: Room | None = None) -> int:
+    """Close every room socket of the player (in ``only``, if given); returns how many."""
+    ended = 0
+    for room in [only] if only is not None else list(rooms.rooms.values()):
+        for conn in list(room.connections):
+            if conn.player_id == player_id and isinstance(conn, SocketConnection):
+                conn.end(close_code, code, message)
+                ended += 1
+    return ended
+
+
+def notice_frame(notice: dict[str, Any] | None) -> str:
+    """The operator's maintenance notice (``text`` null: it was cleared)."""
+    shown = notice or {"text": None, "at": None}
+    return encode_frame({"type": "notice", "code": "operator/notice", **shown})
 
 
 def _leave(room: Room, conn: SocketConnection) -> None:
@@ -184,6 +208,10 @@ async def _sign_in(conn: SocketConnection, store: Store, sockets: OpenSockets, t
     player = await store.player_by_token(token)
     if player is None or conn.revoked:
         raise ClosingError(CLOSE_POLICY, "auth/bad_token", "that token belongs to no player")
+    if await store.is_suspended(player.id):
+        raise ClosingError(CLOSE_SUSPENDED, "auth/suspended", SUSPENDED)
+    if conn.room is not None and player.id in conn.room.removed:
+        raise ClosingError(CLOSE_REMOVED, "room/removed", REMOVED)
     conn.player_id, conn.name = player.id, player.name
     log.info("signed in")
 
@@ -341,15 +369,17 @@ async def _serve(conn: SocketConnection, rooms: RoomManager, settings: Settings,
         room = rooms.rooms.get(room_id)
         if room is None:
             raise ClosingError(CLOSE_POLICY, "room/not_found", f"there is no room {room_id!r}")
+        conn.room = room
         if token is not None:
             await sign_in(token)
     except ClosingError as closing:
         await _close(websocket, closing.close_code, closing.code, closing.message)
         return
-    conn.room = room
     conn.when_lost = partial(_leave, room, conn)
     try:
         room.connect(conn)
+        if rooms.notice is not None:
+            conn.push(notice_frame(rooms.notice))
         await _read(websocket, room, conn, settings, sign_in)
     except WebSocketDisconnect as gone:
         if websocket.application_state != WebSocketState.DISCONNECTED:

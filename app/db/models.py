@@ -27,6 +27,8 @@ class Player(Base):
     # that writes each transfer, and the check refuses any move that would overdraw it.
     chips: Mapped[int] = mapped_column(default=0, server_default="0")
     topped_up_at: Mapped[datetime | None]
+    # May use the operator's console; set on the server's command line only (migration 0008).
+    admin: Mapped[bool] = mapped_column(default=False, server_default=false())
 
     # A claimed account's name, case-folded: unique among claimed accounts (guests have none).
     __table_args__ = (Index("ux_players_name_key", "name_key", unique=True),
@@ -250,3 +252,55 @@ class ChatLine(Base):
         Index("ix_chat_lines_match", "match_id", "id"),
         CheckConstraint("(text IS NULL) <> (reaction IS NULL)", name="ck_chat_lines_text_or_reaction"),
     )
+
+
+class Suspension(Base):
+    """A player barred from signing in and from the tables; in force until ``lifted_at``."""
+
+    __tablename__ = "suspensions"
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    reason: Mapped[str] = mapped_column(String(500))
+    by_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"))
+    at: Mapped[datetime]
+    lifted_at: Mapped[datetime | None]
+    lifted_by_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"))
+
+    __table_args__ = (Index("ix_suspensions_player", "player_id", "lifted_at"),)
+
+
+class AuditEntry(Base):
+    """One action of an operator: ``actor_id`` is the admin (null: the server's command line)."""
+
+    __tablename__ = "audit_log"
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    actor_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"))
+    action: Mapped[str] = mapped_column(String(40))
+    target_player_id: Mapped[str | None] = mapped_column(String(32))
+    target_room_id: Mapped[str | None] = mapped_column(String(32))
+    reason: Mapped[str] = mapped_column(String(500))
+    detail: Mapped[dict[str, Any] | None]
+    at: Mapped[datetime]
+
+    __table_args__ = (Index("ix_audit_log_at", "at", "id"),)
+
+
+class Report(Base):
+    """A player's report of another, with the match context the server recorded."""
+
+    __tablename__ = "reports"
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    reporter_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    reported_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    room_id: Mapped[str] = mapped_column(String(32))
+    match_id: Mapped[str | None] = mapped_column(String(32))
+    seat: Mapped[int | None]
+    chat_text: Mapped[str | None] = mapped_column(String(500))
+    chat_at: Mapped[datetime | None]
+    note: Mapped[str | None] = mapped_column(String(500))
+    at: Mapped[datetime]
+
+    __table_args__ = (Index("ix_reports_at", "at", "id"),)

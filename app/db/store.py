@@ -24,8 +24,8 @@ from app.games.base import Rejection
 from app.metrics import StepWrites
 
 BANK = "bank"
-DEALS, ACTIONS, CHIP_TRANSFERS = (models.Base.metadata.tables[name]
-                                  for name in ("deals", "actions", "chip_transfers"))
+DEALS, ACTIONS, CHIP_TRANSFERS, AUDIT_LOG = (models.Base.metadata.tables[name] for name in (
+    "deals", "actions", "chip_transfers", "audit_log"))
 DEAL_KEYS = ("match_id", "number")
 DEAL_RESULTS = (update(DEALS)
                 .where(DEALS.c.match_id == bindparam("b_match_id"), DEALS.c.number == bindparam("b_number"))
@@ -104,6 +104,7 @@ class StepRecord:
     chips: list[ChipMove] = field(default_factory=list)
     grants: list[tuple[str, int]] = field(default_factory=list)
     result: dict[str, Any] | None = None
+    audit: list[dict[str, Any]] = field(default_factory=list)
 
 
 class SeatRow(NamedTuple):
@@ -256,6 +257,10 @@ class Store:
                 .where(models.Token.token_hash == hash_token(token), models.Token.revoked_at.is_(None)))
             return found.first()
 
+    async def is_suspended(self, player_id: str) -> bool:
+        async with self.sessions() as session:
+            return await suspension_of(session, player_id) is not None
+
     async def get_player(self, player_id: str) -> models.Player | None:
         async with self.sessions() as session:
             return await session.get(models.Player, player_id)
@@ -304,12 +309,14 @@ class Store:
             session.add_all(models.RoomSeat(room_id=room.id, seat=seat) for seat in range(seats))
 
     async def save_room_seats(self, room_id: str, seats: list[SeatRow], version: int,
-                              ante: int | None = None, smallest: int = 0) -> None:
+                              ante: int | None = None, smallest: int = 0,
+                              audit: dict[str, Any] | None = None) -> None:
         """Store who holds each seat, with its buy-in. At a chip table (``ante`` given) every
         player seated holds its chip seat, each newcomer with at least ``ante`` chips and at least
         ``smallest`` (the table's smallest buy-in): :class:`ChipSeatRefused` otherwise, and nothing
-        changes."""
+        changes. ``audit``: the audit row of the operator's action that made the change."""
         async with self.sessions.begin() as session:
+            await _audit(session, audit)
             for seat, row in enumerate(seats):
                 await session.execute(
                     update(models.RoomSeat)
@@ -328,8 +335,15 @@ class Store:
                 select(models.Room).where(models.Room.status != "finished").order_by(models.Room.created_at)))
             return [await _saved_room(session, room) for room in rooms]
 
-    async def set_room_status(self, room_id: str, status: str) -> None:
+    async def set_room_status(self, room_id: str, status: str, audit: dict[str, Any] | None = None,
+                              stopped_match: str | None = None) -> None:
+        """``audit``: the audit row of the operator's action that made the change; ``stopped_match``:
+        a match an operator stopped before its end, which becomes ``closed`` (no result, not rated)."""
         async with self.sessions.begin() as session:
+            await _audit(session, audit)
+            if stopped_match is not None:
+                await session.execute(update(models.Match).where(models.Match.id == stopped_match)
+                                      .values(status="closed", finished_at=now()))
             await session.execute(
                 update(models.Room).where(models.Room.id == room_id).values(status=status))
 
@@ -347,6 +361,11 @@ class Store:
             await session.flush()
             await StepRows.of([step]).write(session)
 
+    async def record_audit(self, row: dict[str, Any]) -> None:
+        """An operator's action whose only write is its audit row."""
+        async with self.sessions.begin() as session:
+            await _audit(session, row)
+
     async def record_step(self, step: StepRecord) -> None:
         await self.steps.write(step)
 
@@ -361,6 +380,18 @@ def _transfer(source: str, target: str, amount: int, kind: str, match_id: str | 
     """One row of ``chip_transfers``."""
     return {"source": source, "target": target, "amount": amount, "kind": kind, "match_id": match_id,
             "deal": deal, "action_seq": action_seq, "at": now()}
+
+
+async def suspension_of(session: AsyncSession, player_id: str) -> models.Suspension | None:
+    """The player's suspension in force (not lifted), if any."""
+    found = await session.scalars(select(models.Suspension).where(
+        models.Suspension.player_id == player_id, models.Suspension.lifted_at.is_(None)))
+    return found.first()
+
+
+async def _audit(session: AsyncSession, row: dict[str, Any] | None) -> None:
+    if row is not None:
+        await session.execute(insert(AUDIT_LOG), [row])
 
 
 async def _top_up_refusal(session: AsyncSession, player_id: str, below: int,
@@ -461,8 +492,10 @@ class StepRows:
         transfers = [transfer for step in steps for transfer in _step_transfers(step)]
         results = [{"match_id": step.match_id, "number": number, "points": points, "detail": detail}
                    for step in steps for number, points, detail in step.deal_results]
+        audit = [row for step in steps for row in step.audit]
         inserts = [(table, rows) for table, rows in ((DEALS, deals), (ACTIONS, actions),
-                                                     (CHIP_TRANSFERS, transfers)) if rows]
+                                                     (CHIP_TRANSFERS, transfers), (AUDIT_LOG, audit))
+                   if rows]
         return cls(inserts, results)
 
     async def write(self, session: AsyncSession) -> None:

@@ -143,7 +143,12 @@ class RoomManager:
     def __init__(self, store: Store, timing: Timing, test_mode: bool, turn_seconds: int = 0,
                  arrange_seconds: int = 0, max_rooms_per_player: int = 5,
                  max_connections_per_ip: int = 50, idle_minutes: float = 30.0,
-                 clock: Callable[[], datetime] = now) -> None:
+                 clock: Callable[[], datetime] = now, node_id: str = "") -> None:
+        self.node_id = node_id
+        self.paused = False
+        """An operator has paused new rooms."""
+        self.notice: dict[str, Any] | None = None
+        """The operator's maintenance notice (``{"text", "at"}``) shown at every table, if any."""
         self.idle = timedelta(minutes=idle_minutes)
         self.clock = clock
         self.player_seen: dict[str, datetime] = {}
@@ -177,6 +182,9 @@ class RoomManager:
         if engine is None:
             raise RoomError(f"unknown game {game!r}; choose one of {sorted(ENGINES)}",
                             code="room/unknown_game")
+        if self.paused:
+            raise RoomError("an operator has paused new rooms for now; join an open one or try again "
+                            "later", code="room/creation_paused")
         owned = sum(room.owner_id == owner_id and room.status != "finished" for room in self.rooms.values())
         if owned >= self.max_rooms_per_player:
             raise RoomError(f"a player may own at most {self.max_rooms_per_player} open rooms; close one "

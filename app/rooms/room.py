@@ -87,6 +87,8 @@ class Room:
         self._timer_task: asyncio.Task[None] | None = None
         self._grace_tasks: dict[int, asyncio.Task[None]] = {}
         self.closed = False
+        self.stopped = False
+        self.removed: set[str] = set()
         self.chips = chips or ChipRules()
         self.engine = engine
         self.options = options
@@ -200,7 +202,7 @@ class Room:
     def connect(self, conn: Connection) -> None:
         self.connections.add(conn)
         seat = self.seat_of(conn.player_id)
-        if seat is not None:
+        if seat is not None and conn.player_id not in self.removed:
             grace = self._grace_tasks.pop(seat, None)
             if grace is not None:
                 grace.cancel()
@@ -308,23 +310,29 @@ class Room:
                 buy_in = kept.buy_in
         seats[seat] = Occupant(player_id, name or "player", buy_in=buy_in)
 
-    async def _change_seats(self, change: Callable[[list[Occupant | None]], None]) -> None:
+    async def _change_seats(self, change: Callable[[list[Occupant | None]], None],
+                            audit: dict[str, Any] | None = None,
+                            also: Callable[[], None] = _nothing) -> None:
         seats = list(self.seats)
         change(seats)
         stored = [SeatRow(o.player_id, o.bot, o.buy_in) if o else SeatRow() for o in seats]
 
         def seat() -> None:
+            also()
             self.seats = seats
             self.version += 1
             self.broadcast()
         ante = self.chips.ante if self.chips.enabled else None
         await self._store_then(self.store.save_room_seats(self.id, stored, self.version + 1, ante=ante,
-                                                          smallest=self.chips.min_buy_in), seat)
+                                                          smallest=self.chips.min_buy_in, audit=audit),
+                               seat)
 
     def _require_player(self, conn: Connection) -> str:
         if conn.player_id is None:
             raise RoomError("spectators cannot do that; connect with a player's token",
                             code="auth/spectator")
+        if conn.player_id in self.removed:
+            raise RoomError("an operator removed you from this table", code="room/removed")
         return conn.player_id
 
     def _require_owner(self, conn: Connection) -> None:
@@ -531,8 +539,60 @@ class Room:
             state = self._absorb(close(self.state), record)
             await self._store_then_commit(state, record)
 
-    async def _close_unstarted(self) -> None:
-        await self._store_then(self.store.set_room_status(self.id, "finished"), self._closed)
+    async def _close_unstarted(self, audit: dict[str, Any] | None = None) -> None:
+        await self._store_then(self.store.set_room_status(self.id, "finished", audit), self._closed)
+
+    async def close_by_operator(self, audit: dict[str, Any]) -> None:
+        """An operator closes the room, writing ``audit`` with the change: one not started at once;
+        a chip game's match by its rules' close, which returns the pot of a game in play; any other
+        match is stopped where it is (``closed``, with no result). Closing a closed room is refused."""
+        async with self.lock:
+            if self.status == "finished":
+                raise RoomError("the room is already closed; nothing changed", code="room/finished")
+            if self.state is None:
+                await self._close_unstarted(audit)
+                return
+            close = getattr(self.engine, "close", None)
+            if close is None:
+                await self._store_then(self.store.set_room_status(
+                    self.id, "finished", audit, stopped_match=self.match_id), self._stop)
+                return
+            record = StepRecord(self.match_id or "", audit=[audit])
+            self._log(record, None, {"kind": "close", "by": "operator"})
+            state = self._absorb(close(self.state, during_game=True), record)
+            await self._store_then_commit(state, record)
+
+    def _stop(self) -> None:
+        self.stopped = True
+        self._closed()
+        for task in (self._auto_task, self._timer_task, *self._bot_tasks.values()):
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+
+    async def remove_player(self, player_id: str, audit: dict[str, Any]) -> None:
+        """An operator removes a player, writing ``audit`` with the change. He loses his seat as a
+        player who leaves would: before the match at once (a chip seat's buy-in stays in his wallet);
+        during it the autopilot plays it for him, an Azi seat leaving the table between games. He
+        cannot sit here again."""
+        async with self.lock:
+            if self.status == "finished":
+                raise RoomError("the room is closed; nothing changed", code="room/finished")
+            seat = self.seat_of(player_id)
+            watching = any(conn.player_id == player_id for conn in self.connections)
+            if seat is None and not watching:
+                raise RoomError(f"player {player_id!r} is neither seated nor connected in this room",
+                                code="room/player_not_here")
+            if seat is not None and self.state is None:
+                await self._change_seats(lambda seats: seats.__setitem__(seat, None), audit,
+                                         lambda: self.removed.add(player_id))
+                return
+            await self._store_then(self.store.record_audit(audit), lambda: self.removed.add(player_id))
+            if seat is not None:
+                self._autopilot(seat, True)
+                self.broadcast()
+                if {"kind": "leave"} in self.engine.legal_actions(self.state, seat):
+                    await self._apply(seat, {"kind": "leave"}, None, autopilot=True)
+        self.schedule()
 
     def _closed(self) -> None:
         self.status = "finished"
@@ -555,6 +615,8 @@ class Room:
 
     def _acting_seat(self, conn: Connection) -> int:
         player_id = self._require_player(conn)
+        if self.stopped:
+            raise RoomError("an operator has closed this table", code="room/closed")
         seat = self.seat_of(player_id)
         if seat is None:
             raise RoomError("you are not seated at this table", code="room/not_seated")

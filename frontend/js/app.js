@@ -1,8 +1,10 @@
 // The page's router: #/ (lobby), #/room/<id> (a table), #/history[/<player>], #/match/<id>,
-// #/replay/<match>[/<step>], #/player/<id>, #/account, #/leaderboard[/<game>] and #/rules[/<game>].
+// #/replay/<match>[/<step>], #/player/<id>, #/account, #/leaderboard[/<game>], #/rules[/<game>],
+// and for operators #/admin and #/watch/<room> (a table as a spectator sees it).
 
-import { getPlayer, savedPlayer } from "./api.js";
+import { api, getPlayer, savedPlayer } from "./api.js";
 import { showAccount } from "./account.js";
+import { showAdmin } from "./admin.js";
 import { clear, clearMessages, h } from "./dom.js";
 import { showHistory, showMatch } from "./history.js";
 import { showLeaderboard } from "./leaderboard.js";
@@ -11,7 +13,7 @@ import { showProfile } from "./profile.js";
 import { showReplay } from "./replay.js";
 import { showRules } from "./rules.js";
 import { walletLine } from "./stakes.js";
-import { showTable } from "./table.js";
+import { showTable, watchTable } from "./table.js";
 
 let leavePage = null;
 
@@ -29,6 +31,11 @@ export async function refreshPlayerNav() {
   if (!player) return;
   const badge = h("span", { class: "who", id: "who" }, player.name);
   nav.appendChild(badge);
+  api("/api/sessions/me", { token: player.token }).then((me) => {
+    if (me.admin && !document.getElementById("admin-link")) {
+      nav.insertBefore(h("a", { href: "#/admin", id: "admin-link" }, "Operators"), badge);
+    }
+  }, () => {});
   try {
     const fresh = await getPlayer(player.id);
     badge.textContent = "";
@@ -50,6 +57,10 @@ function route() {
   let cleanup = null;
   if (parts[0] === "room" && parts[1]) {
     cleanup = showTable(main, parts[1]);
+  } else if (parts[0] === "watch" && parts[1]) {
+    cleanup = watchTable(main, parts[1]);
+  } else if (parts[0] === "admin") {
+    cleanup = showAdmin(main);
   } else if (parts[0] === "history") {
     cleanup = showHistory(main, parts[1] || null);
   } else if (parts[0] === "match" && parts[1]) {

@@ -5,7 +5,8 @@
 const FIRST_DELAY = 500;
 const MAX_DELAY = 5000;
 const POLICY_CLOSE = 1008;
-const REVOKED_CLOSE = 4401;
+// The token was revoked, an operator suspended the player, or removed him from this room: for good.
+const FINAL_CLOSES = new Set([4401, 4403, 4410]);
 // Refusals after which trying again later makes sense (the others, e.g. a wrong token or an
 // unknown room, close the connection for good).
 const RETRY_AFTER = new Set(["message/rate_limited", "limit/connections"]);
@@ -83,7 +84,7 @@ export class RoomSocket {
       this.ws = null;
       if (this.stopped) return;
       const refused = event.code === POLICY_CLOSE && !RETRY_AFTER.has(this.lastRefusal);
-      if (refused || event.code === REVOKED_CLOSE) {
+      if (refused || FINAL_CLOSES.has(event.code)) {
         this.stopped = true;
         hideBanner();
         this.setStatus("closed");

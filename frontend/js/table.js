@@ -13,6 +13,7 @@ import { seedMessages } from "./fairness.js";
 import { guideBox, tableHelp } from "./help.js";
 import { MONEY, OFFLINE_TEXT, describeOptions } from "./words.js";
 import { nameForm, playerChanged, takeAutoSit } from "./lobby.js";
+import { reportDialog, showNotice } from "./reports.js";
 import { RoomSocket } from "./socket.js";
 import { askBuyIn, chipsAtTable, showChipsAtTable, tableStakes } from "./stakes.js";
 
@@ -148,6 +149,8 @@ class TableController {
       }
       const refused = message.ref && this.pending.has(message.ref);
       showMessage(message.message, { code: message.code, scope: refused ? DECISION : null });
+    } else if (message.type === "notice" && message.code === "operator/notice") {
+      showNotice(message);
     } else if (message.type === "notice") {
       clearMessages(TIMEOUT);
       showMessage(message.text, { kind: "info", scope: TIMEOUT });
@@ -484,6 +487,12 @@ class TableController {
       body.push(h("span", { class: "stack" }, MONEY.brings({ amount: entry.buy_in, mine })));
     }
     if (!waiting && game.seatExtras) body.push(...game.seatExtras(ctx, seat));
+    if (this.player && entry.player_id && !entry.bot && entry.player_id !== this.player.id) {
+      body.push(h("button", { type: "button", class: "small-button report-button", dataset: { focus: `report-${seat}` },
+        "aria-label": `Report ${entry.name}`,
+        onclick: () => reportDialog({ roomId: this.roomId, target: entry, token: this.player.token,
+          returnFocus: () => document.querySelector(`[data-focus="report-${seat}"]`) }) }, "Report"));
+    }
     const label = `Seat ${seat + 1}: ${empty ? "empty" : this.name(seat)}${entry.bot ? ", bot" : ""}${toAct ? ", to play" : ""}`;
     return h("div", { class: classes.join(" "), role: "group", "aria-label": label, dataset: { seat: String(seat) } },
       h("div", { class: "seat-name" }, h("span", { class: "seat-no" }, `${seat + 1}`),
@@ -557,6 +566,7 @@ class TableController {
 
   close() {
     closeDialogs();
+    showNotice(null);
     showChipsAtTable(null);
     window.removeEventListener("cardroom:release", this.onRelease);
     window.clearInterval(this.ticker);
@@ -581,5 +591,11 @@ export function showTable(main, roomId) {
     return () => { if (controller) controller.close(); };
   }
   const controller = new TableController(main, roomId, player);
+  return () => controller.close();
+}
+
+/** The table as a spectator sees it, whoever this browser's player is (an operator watching). */
+export function watchTable(main, roomId) {
+  const controller = new TableController(main, roomId, null);
   return () => controller.close();
 }

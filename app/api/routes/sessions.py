@@ -5,17 +5,18 @@ from __future__ import annotations
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 
-from app.api.deps import LimiterDep, OpenSocketsDep, PlayerDep, StoreDep
+from app.api.deps import LimiterDep, OpenSocketsDep, PlayerDep, StoreDep, suspended
 from app.api.errors import ApiError, error_responses
 from app.api.limits import client_address, too_many
-from app.api.schemas import PlayerCreated, SessionCreate
+from app.api.schemas import PlayerCreated, SessionCreate, SessionPlayer
 from app.db import accounts
 
 router = APIRouter(prefix="/api/sessions", tags=["accounts"])
 
 
-SIGN_IN_ANSWERS = error_responses(401, 429, meanings={
+SIGN_IN_ANSWERS = error_responses(401, 403, 429, meanings={
     401: "`auth/wrong_password`: no claimed account has that name and password",
+    403: "`auth/suspended`: an operator has suspended the account",
     429: "`auth/rate_limited`: too many failed sign-ins for this name from this address, or from this "
          "address; nothing was checked"})
 
@@ -39,6 +40,8 @@ async def sign_in(body: SessionCreate, request: Request, store: StoreDep,
         limiter.failed(name_key, address)
         raise ApiError(401, "auth/wrong_password", "no claimed account has that name and password")
     limiter.succeeded(name_key, address)
+    if await store.is_suspended(player.id):
+        raise suspended()
     token = await accounts.issue_token(store.sessions, player.id)
     chips = await store.chips(player.id)
     return PlayerCreated(id=player.id, name=player.name, token=token, chips=chips)
@@ -57,3 +60,10 @@ async def sign_out_everywhere(player: PlayerDep, store: StoreDep, sockets: OpenS
                                                    "sign in again")
     sockets.revoke(await accounts.revoke_tokens(store.sessions, player.id))
     return Response(status_code=204)
+
+
+@router.get("/me", response_model=SessionPlayer, responses=error_responses(401, 403))
+async def read_me(player: PlayerDep, store: StoreDep) -> SessionPlayer:
+    """Who the token belongs to, and whether that player may use the operator's console (``admin``)."""
+    return SessionPlayer(id=player.id, name=player.name, chips=await store.chips(player.id),
+                         claimed=player.claimed_at is not None, admin=player.admin)

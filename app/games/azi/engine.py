@@ -74,9 +74,10 @@ class AziEngine:
     def auto_step(self, state: AziState) -> Transition[AziState]:
         return _transition(table.next_game(state))
 
-    def close(self, state: AziState) -> Transition[AziState]:
-        """The room owner ends the session; allowed only between games."""
-        return _transition(table.close(state))
+    def close(self, state: AziState, during_game: bool = False) -> Transition[AziState]:
+        """The room owner ends the session between games; an operator also during a game, which is
+        then void and its pot returned (``table.close``)."""
+        return _transition(table.close(state, during_game))
 
     def to_act(self, state: AziState) -> tuple[int, ...]:
         return to_act(state)

@@ -14,7 +14,7 @@ from .betting import start_betting
 from .options import AziOptions
 from .ranking import DECK, SUIT_NAMES
 from .settling import Step, end_if_short, end_match
-from .state import AziState, Phase, pay_in, per_seat, wrong_phase
+from .state import AziState, Phase, chips_event, pay_in, per_seat, wrong_phase
 
 MIN_SEATS = 2
 MAX_SEATS = 6
@@ -168,11 +168,21 @@ def apply_leave(state: AziState, seat: int) -> Step:
     return end_if_short(state, [{"type": "leave", "seat": seat, "stack": state.stacks[seat]}])
 
 
-def close(state: AziState) -> Step:
-    """The room owner closes the table; only between games."""
+def close(state: AziState, during_game: bool = False) -> Step:
+    """The room owner closes the table between games (AZ-15). ``during_game``: an operator closes it
+    in the middle of a game, which is then void: every seat gets back each chip it put into the pot
+    in this game (antes, bets, Azi buy-ins), so the stacks are those the game began with."""
     if state.phase is Phase.MATCH_OVER:
         raise GameOver("the session is already over", code="table/closed")
-    if not state.is_between_games:
+    if state.is_between_games:
+        return end_match(state, [], "closed")
+    if not during_game:
         raise IllegalAction("the table can be closed only between games",
                             code="table/not_between_games")
-    return end_match(state, [], "closed")
+    events = [chips_event(seat, begun - held, "refund")
+              for seat, (begun, held) in enumerate(zip(state.game_stacks, state.stacks, strict=True))
+              if begun > held]
+    zeros = per_seat(state.seats, 0)
+    state = replace(_cleared_deal(state), stacks=state.game_stacks, contributions=zeros, carried=0,
+                    buy_ins=zeros, participants=())
+    return end_match(state, events, "closed")

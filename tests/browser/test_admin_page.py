@@ -1,0 +1,91 @@
+"""The operator's console in Chromium: live tables listed, one closed with a reason and the audit
+log showing it; at a table, the operators' notice as a banner and the Report button on another
+person's seat."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx2 as httpx
+from browser_support import open_lobby, seated_in_new_room
+from live import PROJECT, LiveServer
+from playwright.sync_api import Browser, Page, expect
+
+SHOTS = Path("/tmp/cardroom-admin-shots")
+SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
+
+
+def grant(server: LiveServer, player_id: str) -> None:
+    done = subprocess.run([sys.executable, "-m", "app.cli", "admin", "grant", player_id], cwd=PROJECT,
+                          env=server.env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+
+
+def screenshots(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for label, size in SIZES.items():
+        page.set_viewport_size(size)
+        page.screenshot(path=str(SHOTS / f"{name}-{label}.png"), full_page=True)
+    page.set_viewport_size(SIZES["desktop"])
+
+
+def admin_call(server: LiveServer, method: str, path: str, token: str, body: dict[str, object]) -> None:
+    response = httpx.request(method, f"{server.base}{path}", json=body, timeout=10,
+                             headers={"Authorization": f"Bearer {token}"})
+    assert response.status_code < 300, response.text
+
+
+def test_the_admin_page_lists_tables_closes_one_and_shows_the_audit_log(page: Page,
+                                                                      server: LiveServer) -> None:
+    admin = open_lobby(page, server, "Olga")
+    expect(page.locator("#admin-link")).to_have_count(0)
+    grant(server, admin["id"])
+    owner = server.post("/api/players", {"name": "Piet"})
+    room = server.post("/api/rooms", {"game": "hazari"}, token=owner["token"])
+    page.reload()
+    page.locator("#admin-link").click()
+    row = page.locator(f"#admin-rooms tr[data-room='{room['id']}']")
+    expect(row).to_contain_text("hazari")
+    expect(row).to_contain_text("waiting")
+    screenshots(page, "admin")
+    row.get_by_role("button", name="Close table").click()
+    page.locator("#close-dialog-reason").fill("spam table")
+    page.locator("#close-dialog-confirm").click()
+    expect(page.locator(".message.info")).to_contain_text("The table was closed.")
+    expect(page.locator(f"#admin-rooms tr[data-room='{room['id']}']")).to_have_count(0)
+    audit = page.locator("#admin-audit tbody tr").first
+    expect(audit).to_contain_text("close_room")
+    expect(audit).to_contain_text("spam table")
+    expect(audit).to_contain_text("Olga")
+
+
+def test_a_table_shows_the_notice_and_reports_another_player(page: Page, browser: Browser,
+                                                             server: LiveServer) -> None:
+    room_id = seated_in_new_room(page, server, "Rita", "hazari", {})
+    other = browser.new_page()
+    try:
+        open_lobby(other, server, "Sven")
+        other.goto(f"{server.base}/#/room/{room_id}")
+        other.locator(".seat[data-seat='1']").get_by_role("button", name="Sit here").click()
+        expect(page.locator(".seat[data-seat='1']")).to_contain_text("Sven")
+        admin = server.post("/api/players", {"name": "Uma"})
+        grant(server, admin["id"])
+        admin_call(server, "PUT", "/api/admin/notice", admin["token"],
+                   {"text": "Restart in 5 minutes", "reason": "upgrade"})
+        banner = page.locator("#notice-banner")
+        expect(banner).to_be_visible()
+        expect(banner).to_contain_text("Notice from the operators: Restart in 5 minutes")
+        expect(other.locator("#notice-banner")).to_contain_text("Restart in 5 minutes")
+        expect(page.locator(".seat[data-seat='0'] .report-button")).to_have_count(0)
+        screenshots(page, "table-notice")
+        page.locator(".seat[data-seat='1']").get_by_role("button", name="Report Sven").click()
+        page.locator("#report-note").fill("rude in chat")
+        page.locator("#report-send").click()
+        expect(page.locator(".message.info")).to_contain_text(
+            "Thank you. Your report about Sven was sent to the operators.")
+        admin_call(server, "DELETE", "/api/admin/notice", admin["token"], {"reason": "done"})
+        expect(banner).to_be_hidden()
+    finally:
+        other.close()
