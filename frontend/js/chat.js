@@ -4,6 +4,7 @@
 // the player typed or the reaction he chose: nothing of the game goes into the chat by itself.
 
 import { clear, h, put } from "./dom.js";
+import { reportDialog } from "./reports.js";
 import { CHAT, REACTIONS, sentenceFor } from "./words.js";
 
 const MAX_TEXT = 200;
@@ -22,8 +23,9 @@ function loadMuted() {
 
 export class TableChat {
   /** ``send(message)`` sends a frame; ``onBubble()`` redraws the seats when a reaction comes or goes. */
-  constructor({ player, send, onBubble }) {
+  constructor({ player, roomId, send, onBubble }) {
     this.player = player;
+    this.roomId = roomId;
     this.send = send;
     this.onBubble = onBubble;
     this.lines = [];
@@ -183,6 +185,7 @@ export class TableChat {
         item.appendChild(h("button", { type: "button", class: "chat-mute small-button", "aria-label": CHAT.mute({ name: line.from.name }),
           onclick: () => this.setMuted(line.from.player_id, line.from.name, true) }, CHAT.muteButton));
       }
+      if (!mine && this.player && line.text) item.appendChild(this.reportButton(line, item));
       this.log.appendChild(item);
     }
     const muted = [...this.muted].map((id) => [id, this.names.get(id) || this.nameOf(id)]).filter(([, name]) => name);
@@ -193,6 +196,15 @@ export class TableChat {
         "aria-label": CHAT.unmute({ name }), onclick: () => this.setMuted(id, name, false) }, CHAT.unmute({ name }))));
     }
     this.log.scrollTop = this.log.scrollHeight;
+  }
+
+  /** "Report" on another player's line: the report carries the line as it was said. */
+  reportButton(line, item) {
+    const button = h("button", { type: "button", class: "chat-report small-button",
+      "aria-label": CHAT.report({ name: line.from.name }),
+      onclick: () => reportDialog({ roomId: this.roomId, target: line.from, token: this.player.token,
+        line: { text: line.text, at: line.at }, returnFocus: () => button.isConnected ? button : item }) }, CHAT.reportButton);
+    return button;
   }
 
   nameOf(playerId) {

@@ -6,13 +6,15 @@ import { openDialog } from "./dialog.js";
 import { h, showMessage } from "./dom.js";
 import { OPERATOR } from "./words.js";
 
-/** Opens the report dialog about ``target`` ({player_id, name}) in ``roomId``. */
-export function reportDialog({ roomId, target, token, returnFocus }) {
+/** Opens the report dialog about ``target`` ({player_id, name}) in ``roomId``, about one of his
+ * chat lines (``{text, at}``) when ``line`` is given. */
+export function reportDialog({ roomId, target, token, returnFocus, line = null }) {
   const note = h("textarea", { id: "report-note", maxlength: 500, rows: 3 });
   const send = h("button", { type: "submit", class: "primary", id: "report-send" }, OPERATOR.reportSend);
   const cancel = h("button", { type: "button", id: "report-cancel" }, "Cancel");
   const form = h("form", { class: "report-form" },
     h("p", { id: "report-help" }, OPERATOR.reportHelp),
+    line ? h("blockquote", { class: "reported-line", id: "reported-line" }, line.text) : null,
     h("label", { for: "report-note" }, OPERATOR.reportNote), note,
     h("div", { class: "row dialog-buttons" }, send, cancel));
   const handle = openDialog({ id: "report-dialog", title: OPERATOR.reportTitle({ name: target.name }),
@@ -23,6 +25,7 @@ export function reportDialog({ roomId, target, token, returnFocus }) {
     send.disabled = true;
     const body = { player_id: target.player_id, room_id: roomId };
     if (note.value.trim()) body.note = note.value.trim();
+    if (line) body.chat = line;
     try {
       await api("/api/reports", { method: "POST", token, body });
       handle.close();

@@ -87,7 +87,7 @@ class TableController {
     this.buyIn = null;
     this.focusOnArrival = this.autoSit;
     this.help = { open: false };
-    this.chat = new TableChat({ player, send: (message) => this.send(message), onBubble: () => this.redraw() });
+    this.chat = new TableChat({ player, roomId, send: (message) => this.send(message), onBubble: () => this.redraw() });
     this.socket = new RoomSocket(roomId, player ? player.token : null, {
       onMessage: (message) => this.onMessage(message),
       onStatus: (status) => this.onStatus(status),

@@ -491,6 +491,8 @@ export const CHAT = {
   readOnly: "At this table only the players write in the chat.",
   signIn: "Choose a name to chat.",
   reacted: ({ name, label }) => `${name}: ${label}`,
+  report: ({ name }) => `Report this message from ${name}`,
+  reportButton: "Report",
 };
 
 /** What the operator's console and the report button say. */

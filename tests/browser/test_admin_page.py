@@ -1,19 +1,20 @@
 """The operator's console in Chromium: live tables listed, one closed with a reason and the audit
-log showing it; at a table, the operators' notice as a banner and the Report button on another
-person's seat."""
+log showing it; at a table, the operators' notice as a banner and the Report buttons on another
+person's seat and on his chat line, both reaching the operators' list of reports."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
+from typing import Any
 
 import httpx2 as httpx
-from browser_support import open_lobby, seated_in_new_room
+import pytest
+from browser_support import SHOTS, open_lobby, seated_in_new_room
 from live import PROJECT, LiveServer
 from playwright.sync_api import Browser, Page, expect
 
-SHOTS = Path("/tmp/cardroom-admin-shots")
+pytestmark = pytest.mark.browser
 SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 
 
@@ -31,10 +32,12 @@ def screenshots(page: Page, name: str) -> None:
     page.set_viewport_size(SIZES["desktop"])
 
 
-def admin_call(server: LiveServer, method: str, path: str, token: str, body: dict[str, object]) -> None:
+def admin_call(server: LiveServer, method: str, path: str, token: str,
+               body: dict[str, object] | None = None) -> Any:
     response = httpx.request(method, f"{server.base}{path}", json=body, timeout=10,
                              headers={"Authorization": f"Bearer {token}"})
     assert response.status_code < 300, response.text
+    return response.json() if response.content else None
 
 
 def test_the_admin_page_lists_tables_closes_one_and_shows_the_audit_log(page: Page,
@@ -87,5 +90,28 @@ def test_a_table_shows_the_notice_and_reports_another_player(page: Page, browser
             "Thank you. Your report about Sven was sent to the operators.")
         admin_call(server, "DELETE", "/api/admin/notice", admin["token"], {"reason": "done"})
         expect(banner).to_be_hidden()
+
+        # A chat line is reported with the line as it was said.
+        other.locator("#chat-toggle").click()
+        other.locator("#chat-input").fill("nobody wants you here")
+        other.locator("#chat-send").click()
+        page.locator("#chat-toggle").click()
+        page.locator("#chat-input").fill("hello Sven")
+        page.locator("#chat-send").click()
+        line = page.locator(".chat-line", has_text="nobody wants you here")
+        expect(line.get_by_role("button", name="Report this message from Sven")).to_be_visible()
+        own = page.locator(".chat-line", has_text="hello Sven")
+        expect(own).to_be_visible()
+        expect(own.locator(".chat-report")).to_have_count(0)
+        line.get_by_role("button", name="Report this message from Sven").click()
+        expect(page.locator("#reported-line")).to_have_text("nobody wants you here")
+        page.locator("#report-send").click()
+        expect(page.locator(".message.info").last).to_contain_text(
+            "Thank you. Your report about Sven was sent to the operators.")
+        reports = admin_call(server, "GET", "/api/admin/reports", admin["token"])["reports"]
+        about_line = [report for report in reports if report["chat"]]
+        assert [(r["reporter"]["name"], r["reported"]["name"], r["room_id"], r["chat"]["text"])
+                for r in about_line] == [("Rita", "Sven", room_id, "nobody wants you here")]
+        assert any(r["note"] == "rude in chat" and r["chat"] is None for r in reports)
     finally:
         other.close()
