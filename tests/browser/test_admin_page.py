@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx2 as httpx
 import pytest
-from browser_support import SHOTS, open_lobby, seated_in_new_room
+from browser_support import SHOTS, open_lobby, seated_in_new_room, serious_violations
 from live import PROJECT, LiveServer
 from playwright.sync_api import Browser, Page, expect
 
@@ -115,3 +115,63 @@ def test_a_table_shows_the_notice_and_reports_another_player(page: Page, browser
         assert any(r["note"] == "rude in chat" and r["chat"] is None for r in reports)
     finally:
         other.close()
+
+
+def test_the_admin_page_suspends_lifts_removes_pauses_and_watches(page: Page, browser: Browser,
+                                                                 server: LiveServer) -> None:
+    ivo = browser.new_page()
+    try:
+        room_id = seated_in_new_room(ivo, server, "Ivo", "hazari", {})
+        admin = open_lobby(page, server, "Greta")
+        grant(server, admin["id"])
+        page.reload()
+        page.locator("#admin-link").click()
+        row = page.locator(f"#admin-rooms tr[data-room='{room_id}']")
+        expect(row).to_contain_text("1. Ivo")
+        assert not serious_violations(page, "admin page")
+
+        def confirm(dialog: str, reason: str) -> None:
+            page.locator(f"#{dialog}-reason").fill(reason)
+            page.locator(f"#{dialog}-confirm").click()
+
+        # Suspended: his table tells him in words, and he stays out until it is lifted.
+        row.get_by_role("button", name="Suspend").click()
+        confirm("suspend-dialog", "abuse in chat")
+        expect(page.locator(".message.info").last).to_contain_text("Ivo is suspended.")
+        expect(ivo.locator(".message").last).to_contain_text("An operator has suspended this account.")
+        audit = page.locator("#admin-audit tbody tr").first
+        expect(audit).to_contain_text("suspend_player")
+        expect(audit).to_contain_text("abuse in chat")
+        audit.get_by_role("button", name="Lift").click()
+        confirm("lift-dialog", "apologised")
+        expect(page.locator(".message.info").last).to_contain_text("Ivo's suspension was lifted.")
+        expect(page.locator("#admin-audit tbody tr").first).to_contain_text("apologised")
+        ivo.reload()
+        expect(ivo.locator(".seat[data-seat='0']")).to_contain_text("Ivo")
+
+        # Removed from the table: told so, and the console no longer lists him there.
+        row.get_by_role("button", name="Remove").click()
+        confirm("remove-dialog", "blocking the table")
+        expect(page.locator(".message.info").last).to_contain_text("Ivo was removed from the table.")
+        expect(ivo.locator(".message").last).to_contain_text("An operator removed you from this table.")
+        expect(row).not_to_contain_text("Ivo")
+
+        # New tables paused: making one is refused with the reason's code; allowed again after.
+        page.locator("#pause-rooms").click()
+        confirm("pause-dialog", "upgrade at noon")
+        expect(page.locator(".message.info").last).to_contain_text("New tables are paused.")
+        expect(page.locator("#pause-rooms")).to_be_checked()
+        refused = httpx.post(f"{server.base}/api/rooms", json={"game": "hazari"}, timeout=10,
+                             headers={"Authorization": f"Bearer {admin['token']}"})
+        assert refused.status_code == 409 and refused.json()["error"]["code"] == "room/creation_paused"
+        page.locator("#pause-rooms").click()
+        confirm("pause-dialog", "upgrade done")
+        expect(page.locator(".message.info").last).to_contain_text("New tables can be made again.")
+
+        # Watching opens the table as a spectator sees it.
+        row.get_by_role("link", name="Watch").click()
+        page.locator("#watch-dialog-confirm").click()
+        expect(page.locator(".table-page")).to_have_attribute("data-seat", "")
+        expect(page.locator(".seat.mine")).to_have_count(0)
+    finally:
+        ivo.close()
