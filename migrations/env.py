@@ -10,7 +10,7 @@ from sqlalchemy.engine import Connection
 
 from app.config import get_settings
 from app.db.models import Base
-from app.db.session import make_engine
+from app.db.session import close_engine, make_engine
 
 config = context.config
 target_metadata = Base.metadata
@@ -29,10 +29,13 @@ def _run(connection: Connection) -> None:
 
 async def _run_online() -> None:
     engine = make_engine(_url())
-    async with engine.connect() as connection:
-        await connection.run_sync(_run)
-        await connection.commit()
-    await engine.dispose()
+    try:
+        async with engine.connect() as connection:
+            await connection.run_sync(_run)
+            await connection.commit()
+    finally:
+        # A migration that fails must not leave its connection for the garbage collector.
+        await close_engine(engine)
 
 
 if context.is_offline_mode():

@@ -75,5 +75,6 @@ def downgrade() -> None:
     op.drop_table("audit_log")
     op.drop_index("ix_suspensions_player", "suspensions")
     op.drop_table("suspensions")
-    with op.batch_alter_table("players") as batch:
-        batch.drop_column("admin")
+    # A plain ALTER TABLE (SQLite 3.35+ has DROP COLUMN): a batch copy of ``players`` would drop the
+    # table that other tables' foreign keys point at.
+    op.drop_column("players", "admin")
