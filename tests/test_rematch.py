@@ -11,7 +11,7 @@ import pytest
 from azi_support import AziTable, azi_deck_for, bet, options_with
 from sqlalchemy import select
 from starlette.testclient import TestClient
-from support import Client, ManualClock, Message, make_settings, query, seat_all
+from support import Client, ManualClock, Message, advance, clocked_app, make_settings, query, seat_all
 from test_hazari_protocol import GROUPS, hand_text
 from test_history_api import SEAT_ONE_WINS
 
@@ -25,16 +25,8 @@ ONE_DEAL = {"target": 300, "decks": [SEAT_ONE_WINS], "first_dealer": 0}
 @pytest.fixture
 def clocked(fresh_sqlite_url: str) -> Iterator[tuple[TestClient, ManualClock]]:
     """The app whose rooms read a clock that moves only when the test moves it."""
-    settings = make_settings(fresh_sqlite_url, rematch_seconds=REMATCH_WAIT)
-    with TestClient(create_app(settings, run_migrations=False)) as http:
-        clock = ManualClock()
-        http.app.state.rooms.timing.clock = clock  # type: ignore[attr-defined]
-        yield http, clock
-
-
-def advance(http: TestClient, clock: ManualClock, seconds: float) -> None:
-    assert http.portal is not None
-    http.portal.call(clock.advance, seconds)
+    with clocked_app(fresh_sqlite_url, rematch_seconds=REMATCH_WAIT) as app:
+        yield app
 
 
 def play_one_deal(players: Sequence[Client], after: int = 0) -> Message:
