@@ -108,7 +108,7 @@ function sortHand(cards) {
 // --- the arrangement kept while the player works on it --------------------------------------------
 
 function storageKey(ctx, deal) {
-  return `cardroom.hazari.${ctx.roomId}.${deal}`;
+  return `cardroom.hazari.${ctx.room.match_id || ctx.roomId}.${deal}`;
 }
 
 function arrangementState(ctx) {

@@ -91,6 +91,10 @@ const ERRORS = {
   "room/finished": "This room is closed.",
   "room/cannot_close": "The room cannot be closed now; an Azi table closes between games.",
   "room/busy_elsewhere": "You are already playing at another table.",
+  "rematch/not_over": "The match is not over yet; you can play again once it ends.",
+  "rematch/no_offer": "Nobody has asked to play again yet; press Play again first.",
+  "rematch/waiting": "The other players still have time to answer.",
+  "rematch/not_playing": "Only a player who plays again can start the next match.",
   "table/not_between_games": "The table can be closed only between games.",
   "table/closed": "This table is closed.",
   // Options
@@ -493,6 +497,23 @@ export const CHAT = {
   reacted: ({ name, label }) => `${name}: ${label}`,
   report: ({ name }) => `Report this message from ${name}`,
   reportButton: "Report",
+};
+
+/** Playing again once a match is over. */
+export const REMATCH = {
+  group: "Play again",
+  playAgain: "Play again",
+  leave: "Leave the table",
+  startNow: "Start the next match",
+  question: "Play another match with the same seats and bots?",
+  youPlay: "You play again.",
+  youLeft: "You are not in the next match; a bot takes your seat.",
+  waitingFor: ({ names }) => `Waiting for: ${names}.`,
+  accepted: ({ names }) => `Playing again: ${names}.`,
+  declined: ({ names }) => `Not playing again (a bot takes the seat): ${names}.`,
+  ownerMayStartIn: "The owner can start without the others in ",
+  ownerMayStart: "You can start without the players who have not answered.",
+  started: "A new match has started.",
 };
 
 /** What the operator's console and the report button say. */
