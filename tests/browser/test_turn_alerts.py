@@ -56,20 +56,25 @@ SPY = """(() => {
   navigator.vibrate = (pattern) => { window.__vibrations += 1; return vibrate ? vibrate(pattern) : true; };
 })();"""
 
-# Resolves with the computed animation of ``card`` once it is drawn in the trick on the felt.
-WATCH_PLAYED_CARD = """card => { window.__played = new Promise((done) => {
-  const look = () => {
-    const trick = ".felt-centre .trick:not(.motion-collect)";
-    const node = document.querySelector(`${trick} .card[data-card="${card}"]`);
-    if (!node) return false;
-    const style = getComputedStyle(node);
-    done({ name: style.animationName, duration: style.animationDuration });
-    return true;
-  };
-  if (look()) return;
-  const watcher = new MutationObserver(() => { if (look()) watcher.disconnect(); });
-  watcher.observe(document.body, { childList: true, subtree: true });
-}); }"""
+# Keeps, under ``name``, a promise of the computed animation (and whether it is shown) of the first
+# element matching ``selector`` that is drawn from now on, read at once as it appears.
+WATCH_NEW = """([name, selector]) => { window.__seen = window.__seen || {};
+  window.__seen[name] = new Promise((done) => {
+    const look = () => {
+      const node = document.querySelector(selector);
+      if (!node) return false;
+      const style = getComputedStyle(node);
+      const shown = node.getClientRects().length > 0;
+      done({ name: style.animationName, duration: style.animationDuration, shown });
+      return true;
+    };
+    if (look()) return;
+    const watcher = new MutationObserver(() => { if (look()) watcher.disconnect(); });
+    watcher.observe(document.body, { childList: true, subtree: true });
+  });
+}"""
+PLAYED = ".felt-centre .trick:not(.motion-collect) .card[data-card='9H']"
+COLLECTED = ".felt-centre .collected-trick .trick"
 
 
 def counts(page: Page) -> dict[str, Any]:
@@ -186,16 +191,23 @@ def take_the_contract(page: Page) -> None:
     expect(page.locator(".hand-row .card.playable").first).to_be_visible()
 
 
-def play_to_the_first_trick(page: Page) -> dict[str, str]:
-    """Takes the contract and leads the 9 of hearts; returns the computed animation of that card as
-    it appears in the trick."""
+def play_the_first_trick(page: Page) -> dict[str, dict[str, str]]:
+    """Takes the contract and leads the 9 of hearts; a bot takes the trick and leads the next.
+    Returns the computed animation of that card as it appears in the trick, and of the first
+    trick as it is collected."""
     take_the_contract(page)
     playable = page.locator(".hand-row .card.playable[data-card='9H']")
     expect(playable).to_be_visible()
-    page.evaluate(WATCH_PLAYED_CARD, "9H")
+    page.evaluate(WATCH_NEW, ["played", PLAYED])
+    page.evaluate(WATCH_NEW, ["collected", COLLECTED])
     playable.click()
-    played: dict[str, str] = page.evaluate("window.__played")
-    return played
+    seen: dict[str, dict[str, str]] = page.evaluate(
+        "async () => ({ played: await window.__seen.played, collected: await window.__seen.collected })")
+    return seen
+
+
+def seconds(duration: str) -> float:
+    return float(duration.removesuffix("s"))
 
 
 @pytest.mark.parametrize("motion", ["no-preference", "reduce"])
@@ -208,12 +220,15 @@ def test_a_played_card_moves_in_unless_motion_is_reduced(browser: Browser, serve
         seated_in_new_room(page, server, "Bruno", "hasenpfeffer", OPTIONS)
         add_bots(page, 3)
         start(page)
-        played = play_to_the_first_trick(page)
+        seen = play_the_first_trick(page)
     finally:
         context.close()
+    played, collected = seen["played"], seen["collected"]
     if motion == "reduce":
         assert played["name"] == "none" and played["duration"] == "0s", played
+        assert collected["shown"] is False, collected
     else:
-        assert played["name"] == "motion-play", played
-        assert 0 < float(played["duration"].removesuffix("s")) < 0.3, played
+        assert played["name"] == "motion-play" and 0 < seconds(played["duration"]) < 0.3, played
+        assert collected["shown"] is True, collected
+        assert collected["name"] == "motion-collect" and 0 < seconds(collected["duration"]) < 0.3, collected
     assert not violations, violations
