@@ -3,6 +3,7 @@
 // ``state`` message. The client never judges a move: ``legal`` says what may be sent.
 
 import { GAME_TITLES, forgetPlayer, getMatch, savedPlayer } from "./api.js";
+import { alertsControl, stopAlerts, turnBegins } from "./alerts.js";
 import azi from "./azi.js";
 import { TableChat } from "./chat.js";
 import { closeDialogs } from "./dialog.js";
@@ -11,6 +12,7 @@ import hasenpfeffer from "./hasenpfeffer.js";
 import hazari from "./hazari.js";
 import { seedMessages } from "./fairness.js";
 import { guideBox, tableHelp } from "./help.js";
+import { motionFrame } from "./motion.js";
 import { MONEY, OFFLINE_TEXT, REMATCH, describeOptions } from "./words.js";
 import { nameForm, playerChanged, takeAutoSit } from "./lobby.js";
 import { reportDialog, showNotice } from "./reports.js";
@@ -172,7 +174,10 @@ class TableController {
     const legalKey = JSON.stringify(message.legal);
     if (nowToAct && (!wasToAct || legalKey !== this.legalKey)) {
       this.turns += 1;
-      if (!wasToAct) announce("Your turn.");
+      if (!wasToAct) {
+        announce("Your turn.");
+        turnBegins();
+      }
     }
     if (legalKey !== this.legalKey || (before && before.view.phase !== message.view.phase)) clearMessages(DECISION);
     if (seat !== null && before && before.room.seats[seat].autopilot && !message.room.seats[seat].autopilot) {
@@ -324,6 +329,7 @@ class TableController {
       return;
     }
     this.renderPending = false;
+    motionFrame();
     clear(this.main);
     if (!this.last) {
       this.main.appendChild(h("section", { class: "table-page loading" },
@@ -402,7 +408,8 @@ class TableController {
       h("div", { class: "table-title" },
         h("h1", { id: "table-title", tabindex: "-1" }, `${title} table`),
         h("a", { href: `#/rules/${message.room.game}`, class: "rules-link" }, `Rules of ${title}`),
-        h("span", { class: "conn", id: "conn-status", role: "status", dataset: { status: this.status } }, STATUS_TEXT[this.status])),
+        h("span", { class: "conn", id: "conn-status", role: "status", dataset: { status: this.status } }, STATUS_TEXT[this.status]),
+        this.player ? alertsControl() : null),
       drawer);
   }
 
@@ -620,6 +627,7 @@ class TableController {
     closeDialogs();
     showNotice(null);
     showChipsAtTable(null);
+    stopAlerts();
     window.removeEventListener("cardroom:release", this.onRelease);
     window.clearInterval(this.ticker);
     window.clearTimeout(this.matchFetch);

@@ -536,3 +536,14 @@ export const OPERATOR = {
   paused: "New tables are paused.",
   resumed: "New tables can be made again.",
 };
+
+/** Turn alerts: what the tab shows when the player's turn comes while he looks elsewhere, and the
+ * control that switches each alert on or off. */
+export const ALERTS = {
+  title: "Your turn - cardroom",
+  control: "Alerts",
+  legend: "When your turn comes while you look at another tab or window",
+  tab: "Tab title and icon",
+  sound: "Short sound",
+  vibrate: "Vibration (phones)",
+};
