@@ -1,24 +1,41 @@
 // Azi at the table: the exposed trump card (and the six on the scene), stacks, pot and bets, the
 // betting actions with their allowed ranges (a bet, call or raise of more than a quarter of the
 // stack, or all of it, asks first), the 4-card discard, trick play with only the legal cards
-// pressable, the Azi re-deal offer, and the chips each game moved.
+// pressable, the Azi re-deal offer, and the chips each game moved. The words are the catalog's
+// (area "azi"), each sentence whole: how a game was won, each phase with and without the re-deal.
 
 import {
-  SUIT_NAMES, SUIT_SYMBOLS, cardBacks, cardButton, cardImage, cardShort, collectedTrick, dealtIn, enableArrowKeys,
-  trickRow, trickText,
+  CARD_HINTS, SUIT_NAMES, SUIT_SYMBOLS, YOUR_HAND, cardBacks, cardButton, cardImage, cardShort, collectedTrick, dealtIn,
+  enableArrowKeys, listText, signedNumber, trickRow, trickText, withNodes,
 } from "./cards.js";
 import { confirmDialog } from "./dialog.js";
 import { announce, h, scrollBox } from "./dom.js";
+import { formatNumber, t } from "./i18n.js";
 import { heading, isFresh, moveIn, seatsAround } from "./motion.js";
 import { stillAtTable } from "./stakes.js";
 import { MONEY, chipsText } from "./words.js";
 
-const REASONS = { tricks: "by taking two tricks", folds: "when everyone else folded" };
-const END_REASONS = { closed: "the owner closed the table", players: "fewer than two players can pay the ante" };
+// How a game was won: [the sentence, the sentence when the game took more than one deal].
+const GAME_WON = {
+  tricks: ["azi.gameWonByTricks", "azi.gameWonByTricksAfter"],
+  folds: ["azi.gameWonByFolds", "azi.gameWonByFoldsAfter"],
+};
+const GAME_WON_OTHERWISE = ["azi.gameWon", "azi.gameWonAfter"];
+// The winner of a deal in the chips table, by how he won it.
+const DEAL_WON = { tricks: "azi.dealWonByTricks", folds: "azi.dealWonByFolds" };
+const END_REASONS = { closed: "azi.sessionClosed", players: "azi.sessionNoPlayers" };
+// The phase line of a game: [in its first deal, in an Azi re-deal].
+const PHASES = {
+  discard: ["azi.phaseDiscard", "azi.phaseDiscardRedeal"],
+  betting: ["azi.phaseBetting", "azi.phaseBettingRedeal"],
+  play: ["azi.phasePlay", "azi.phasePlayRedeal"],
+  azi_buy_in: ["azi.phaseAzi", "azi.phaseAziRedeal"],
+};
+// "Six on the scene" for each of Azi's three suits.
+const SIX_ON_SCENE = { H: "azi.sixOnSceneHearts", D: "azi.sixOnSceneDiamonds", S: "azi.sixOnSceneSpades" };
+const SEPARATOR = " \u00b7 ";
 
 const DIRECTION = "cw";
-
-const signed = (n) => (n > 0 ? `+${n}` : String(n));
 
 function legalOf(ctx, kind) {
   return ctx.legal.filter((entry) => entry.kind === kind);
@@ -84,64 +101,73 @@ function amountControl(ctx, kind, entry, label, send) {
   return h("div", { class: "amount-control" },
     h("label", { for: id }, label),
     input,
-    h("small", { id: `${id}-range`, class: "muted" }, `${entry.min} to ${entry.max}`),
+    h("small", { id: `${id}-range`, class: "muted" }, t("azi.range", { min: entry.min, max: entry.max })),
     h("button", { type: "button", class: "small-button", dataset: { focus: `${id}-min` },
-      onclick: () => { kept.text = String(entry.min); input.value = kept.text; } }, "Min"),
+      onclick: () => { kept.text = String(entry.min); input.value = kept.text; } }, t("azi.min")),
     h("button", { type: "button", class: "small-button", dataset: { focus: `${id}-max` },
-      onclick: () => { kept.text = String(entry.max); input.value = kept.text; } }, "Max"),
+      onclick: () => { kept.text = String(entry.max); input.value = kept.text; } }, t("azi.max")),
     h("button", { type: "button", class: "primary", id: `azi-${kind}`, dataset: { focus: `azi-${kind}` }, onclick: submit },
-      kind === "bet" ? "Bet" : "Raise"));
+      kind === "bet" ? t("azi.bet") : t("azi.raise")));
+}
+
+/** What the player is asked to do now, or whom the table waits for. */
+function promptText(ctx) {
+  const view = ctx.view;
+  if (legalOf(ctx, "play").length) return t("azi.yourTurnPlay");
+  if (legalOf(ctx, "discard").length) return t("azi.layAway");
+  if (legalOf(ctx, "bet").length) return t("azi.youOpen");
+  if (legalOf(ctx, "call").length) return t("azi.highBetPrompt", { high: view.high });
+  if (legalOf(ctx, "buy_in").length) return t("azi.buyInPrompt");
+  if (view.to_act.length && !["game_over", "match_over", "needs_deal"].includes(view.phase)) {
+    return t("azi.waitingFor", { names: listText(view.to_act.map((seat) => ctx.name(seat))), count: view.to_act.length });
+  }
+  return null;
 }
 
 function actionsBox(ctx) {
   const view = ctx.view;
   const controls = [];
   for (const entry of legalOf(ctx, "bet")) {
-    controls.push(amountControl(ctx, "bet", entry, "Opening bet", (amount) => sendAmount(ctx, "bet", entry, amount)));
+    controls.push(amountControl(ctx, "bet", entry, t("azi.openingBet"), (amount) => sendAmount(ctx, "bet", entry, amount)));
   }
   for (const entry of legalOf(ctx, "call")) {
-    const text = entry.all_in ? `All in (${entry.amount})` : `Call ${entry.amount}`;
+    const text = entry.all_in ? t("azi.allInButton", { amount: entry.amount }) : t("azi.callButton", { amount: entry.amount });
     controls.push(h("button", { type: "button", id: "azi-call", dataset: { focus: "azi-call" },
       onclick: () => actWithCare(ctx, { kind: "call" }, "call",
         { amount: entry.amount, put: entry.amount, allIn: entry.all_in }, "azi-call") }, text));
   }
   for (const entry of legalOf(ctx, "raise")) {
-    controls.push(amountControl(ctx, "raise", entry, "Raise to", (to) => sendAmount(ctx, "raise", entry, to)));
+    controls.push(amountControl(ctx, "raise", entry, t("azi.raiseTo"), (to) => sendAmount(ctx, "raise", entry, to)));
   }
   if (legalOf(ctx, "fold").length) {
     controls.push(h("button", { type: "button", id: "azi-fold", dataset: { focus: "azi-fold" },
-      onclick: () => ctx.act({ kind: "fold" }, "fold") }, "Fold"));
+      onclick: () => ctx.act({ kind: "fold" }, "fold") }, t("azi.fold")));
   }
   if (legalOf(ctx, "buy_in").length) {
     controls.push(h("button", { type: "button", class: "primary", id: "azi-buy-in", dataset: { focus: "azi-buy-in" },
-      onclick: () => ctx.act({ kind: "buy_in" }, "buy-in") }, `Buy in for ${view.buy_in ? view.buy_in.price : "?"}`));
+      onclick: () => ctx.act({ kind: "buy_in" }, "buy-in") },
+    view.buy_in ? t("azi.buyInFor", { price: view.buy_in.price }) : t("azi.buyIn")));
   }
   if (legalOf(ctx, "decline").length) {
     controls.push(h("button", { type: "button", id: "azi-decline", dataset: { focus: "azi-decline" },
-      onclick: () => ctx.act({ kind: "decline" }, "decline") }, "Decline"));
+      onclick: () => ctx.act({ kind: "decline" }, "decline") }, t("azi.decline")));
   }
   if (legalOf(ctx, "leave").length) {
     controls.push(h("button", { type: "button", id: "azi-leave", dataset: { focus: "azi-leave" },
-      onclick: () => ctx.act({ kind: "leave" }, "leave") }, "Leave the table"));
-  }
-  let prompt = null;
-  if (legalOf(ctx, "play").length) prompt = "Your turn: play one of the highlighted cards.";
-  else if (legalOf(ctx, "discard").length) prompt = "Lay one card away face down before the betting.";
-  else if (legalOf(ctx, "bet").length) prompt = "You open the betting: choose your bet (you may not fold or check).";
-  else if (legalOf(ctx, "call").length) prompt = `The high bet is ${view.high}. Call, raise or fold.`;
-  else if (legalOf(ctx, "buy_in").length) prompt = "Azi! Buy in to play the re-deal, or decline.";
-  else if (view.to_act.length && !["game_over", "match_over", "needs_deal"].includes(view.phase)) {
-    prompt = `Waiting for ${view.to_act.map((seat) => ctx.name(seat)).join(", ")}.`;
+      onclick: () => ctx.act({ kind: "leave" }, "leave") }, t("azi.leaveTable")));
   }
   const seat = ctx.mySeat;
   const stack = seat === null ? 0 : view.stacks[seat];
   const mine = seat === null ? null : h("p", { class: "muted my-stack", id: "azi-my-stack" },
     stillAtTable(view, seat) ? MONEY.myStack({ stack }) : MONEY.backInWallet({ stack }),
-    view.bets[seat] ? ` \u00b7 your bet: ${view.bets[seat]}` : "",
-    ` \u00b7 pot: ${view.pot}`, view.trump ? ` \u00b7 trump: ${SUIT_NAMES[view.trump]} ${SUIT_SYMBOLS[view.trump]}` : "",
-    view.my_discard ? ` \u00b7 laid away: ${cardShort(view.my_discard)}` : "",
-    view.trick.length ? h("span", { class: "on-table" }, ` \u00b7 on the table: ${trickText(ctx.object, view.trick)}`) : null);
-  return h("div", { class: "actions-box action-bar", role: "group", "aria-label": "Your actions" },
+    view.bets[seat] ? SEPARATOR + t("azi.yourBet", { amount: view.bets[seat] }) : "",
+    SEPARATOR + t("azi.potItem", { pot: view.pot }),
+    view.trump ? SEPARATOR + t("azi.trumpItem", { suit: SUIT_NAMES[view.trump], symbol: SUIT_SYMBOLS[view.trump] }) : "",
+    view.my_discard ? SEPARATOR + t("azi.laidAway", { card: cardShort(view.my_discard) }) : "",
+    view.trick.length ? h("span", { class: "on-table" },
+      SEPARATOR + t("azi.onTheTable", { plays: trickText(ctx.object, view.trick) })) : null);
+  const prompt = promptText(ctx);
+  return h("div", { class: "actions-box action-bar", role: "group", "aria-label": t("azi.yourActions") },
     prompt ? h("p", { class: "prompt", id: "azi-prompt" }, prompt) : null, mine,
     controls.length ? h("div", { class: "row actions" }, controls) : null);
 }
@@ -156,16 +182,16 @@ function handBox(ctx) {
   const row = h("div", { class: "card-row hand-row" }, view.hand.map((card) => {
     if (discardable.size) {
       return cardButton(card, { pressed: ui.discard === card, focusKey: `azi-card-${card}`,
-        hint: ui.discard === card ? "chosen to discard" : "may be discarded",
+        hint: ui.discard === card ? CARD_HINTS.chosenToDiscard : CARD_HINTS.mayBeDiscarded,
         onPress: () => { ui.discard = ui.discard === card ? null : card; ctx.rerender(); } });
     }
     if (view.phase === "play" && ctx.legal.length) {
       const legal = playable.has(card);
       return cardButton(card, { disabled: !legal, focusKey: `azi-card-${card}`, extraClass: legal ? "playable" : "",
-        hint: legal ? "playable" : "not playable now",
+        hint: legal ? CARD_HINTS.playable : CARD_HINTS.notPlayable,
         onPress: () => ctx.act({ kind: "play", card }, `play of ${cardShort(card)}`) });
     }
-    return cardButton(card, { disabled: true, focusKey: `azi-card-${card}`, hint: "in your hand" });
+    return cardButton(card, { disabled: true, focusKey: `azi-card-${card}`, hint: CARD_HINTS.inHand });
   }));
   for (const node of row.children) dealtIn(node, node.dataset.card);
   row.style.setProperty("--hand-count", String(Math.max(5, view.hand.length)));
@@ -175,24 +201,33 @@ function handBox(ctx) {
     parts.push(h("div", { class: "row actions" }, h("button", {
       type: "button", class: "primary", id: "azi-discard", disabled: !ui.discard, dataset: { focus: "azi-discard" },
       onclick: () => ctx.act({ kind: "discard", card: ui.discard }, `discard of ${cardShort(ui.discard)}`),
-    }, ui.discard ? `Discard ${cardShort(ui.discard)}` : "Choose a card to discard")));
+    }, ui.discard ? t("azi.discardCard", { card: cardShort(ui.discard) }) : t("azi.chooseDiscard"))));
   }
-  if (view.hand.length === 0) parts.push(h("p", { class: "muted" }, "No cards in your hand now."));
-  return h("section", { class: "hand", role: "region", "aria-label": "Your hand" }, parts);
+  if (view.hand.length === 0) parts.push(h("p", { class: "muted" }, t("azi.noCards")));
+  return h("section", { class: "hand", role: "region", "aria-label": YOUR_HAND }, parts);
 }
 
 function tricksList(ctx, tricks, caption) {
   if (!tricks.length) return null;
   return h("div", { class: "tricks-list" }, h("h3", {}, caption),
     h("ol", {}, tricks.map((trick) => h("li", { dataset: { trick: String(trick.number) } },
-      `Trick ${trick.number}: `, h("span", { class: "card-row" }, trick.cards.map((play) => cardImage(play.card, { small: true }))),
-      ` won by ${ctx.object(trick.winner)}`))));
+      withNodes("azi.trickLine", { number: trick.number, name: ctx.object(trick.winner) }, {
+        cards: h("span", { class: "card-row" }, trick.cards.map((play) => cardImage(play.card, { small: true }))),
+      })))));
 }
 
 function lastGameText(ctx, game) {
-  const nets = game.net.map((net, seat) => `${ctx.name(seat)} ${signed(net)}`).join(", ");
-  return `Game ${game.number}: ${ctx.name(game.winner)} won the pot of ${game.pot} ${REASONS[game.reason] || game.reason}`
-    + `${game.deals > 1 ? ` after ${game.deals} deals` : ""}. Chips: ${nets}.`;
+  const nets = listText(game.net.map((net, seat) => t("azi.nameAndNet", { name: ctx.name(seat), net: signedNumber(net) })));
+  const [once, after] = GAME_WON[game.reason] || GAME_WON_OTHERWISE;
+  const won = t(game.deals > 1 ? after : once, { game: game.number, name: ctx.name(game.winner), pot: game.pot, count: game.deals });
+  return `${won} ${t("azi.gameChips", { nets })}`;
+}
+
+/** The result column of the chips table: an Azi, or who won the deal and how. */
+function dealResult(ctx, detail) {
+  if (!detail) return "";
+  if (detail.reason === "azi") return t("azi.potCarriedOver");
+  return DEAL_WON[detail.reason] ? t(DEAL_WON[detail.reason], { name: ctx.name(detail.winner) }) : ctx.name(detail.winner);
 }
 
 function chipsTable(ctx) {
@@ -200,17 +235,16 @@ function chipsTable(ctx) {
   const seats = view.stacks.map((_, seat) => seat);
   const deals = ctx.dealResults();
   return scrollBox(h("table", { class: "scores", id: "azi-chips" },
-    h("caption", {}, "Chips won or lost"),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Deal"), seats.map((seat) => h("th", { scope: "col" }, ctx.name(seat))),
-      h("th", { scope: "col" }, "Result"))),
+    h("caption", {}, t("azi.chipsWonOrLost")),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("azi.deal")), seats.map((seat) => h("th", { scope: "col" }, ctx.name(seat))),
+      h("th", { scope: "col" }, t("azi.result")))),
     h("tbody", {},
-      deals.map((deal) => h("tr", {}, h("th", { scope: "row" }, String(deal.number)),
-        deal.points.map((points) => h("td", {}, signed(points))),
-        h("td", {}, deal.detail && deal.detail.reason === "azi" ? "Azi: pot carried over"
-          : deal.detail ? `${ctx.name(deal.detail.winner)} ${REASONS[deal.detail.reason] || ""}` : ""))),
-      h("tr", { class: "total" }, h("th", { scope: "row" }, "Session"), view.scores.map((score) => h("td", {}, signed(score))), h("td")),
-      h("tr", {}, h("th", { scope: "row" }, "Stack"), view.stacks.map((stack) => h("td", {}, String(stack))), h("td")))),
-  "Chips won or lost");
+      deals.map((deal) => h("tr", {}, h("th", { scope: "row" }, formatNumber(deal.number)),
+        deal.points.map((points) => h("td", {}, signedNumber(points))),
+        h("td", {}, dealResult(ctx, deal.detail)))),
+      h("tr", { class: "total" }, h("th", { scope: "row" }, t("azi.session")), view.scores.map((score) => h("td", {}, signedNumber(score))), h("td")),
+      h("tr", {}, h("th", { scope: "row" }, t("azi.stack")), view.stacks.map((stack) => h("td", {}, formatNumber(stack))), h("td")))),
+  t("azi.chipsWonOrLost"));
 }
 
 function rememberDeal(ctx) {
@@ -224,17 +258,17 @@ function panel(ctx) {
   const parts = [];
   if (view.buy_in && view.phase === "azi_buy_in") {
     const offer = view.buy_in;
-    parts.push(h("p", { class: "azi-offer", id: "azi-offer" },
-      `Azi! ${offer.free.map((seat) => ctx.name(seat)).join(", ")} play the re-deal for free; `,
-      `the others may buy in for ${offer.price} chips`,
-      offer.waiting.length ? ` (now asking ${ctx.name(offer.waiting[0])}).` : "."));
+    const names = listText(offer.free.map((seat) => ctx.name(seat)));
+    parts.push(h("p", { class: "azi-offer", id: "azi-offer" }, offer.waiting.length
+      ? t("azi.offerAsking", { names, count: offer.price, name: ctx.object(offer.waiting[0]) })
+      : t("azi.offer", { names, count: offer.price })));
   }
-  if (view.tricks.length) parts.push(tricksList(ctx, view.tricks, `Tricks of deal ${view.deal_number}`));
+  if (view.tricks.length) parts.push(tricksList(ctx, view.tricks, t("azi.tricksOfDeal", { deal: view.deal_number })));
   else if (ctx.ui.lastTricks) {
-    parts.push(tricksList(ctx, ctx.ui.lastTricks.tricks, `Tricks of the last deal (${ctx.ui.lastTricks.deal})`));
+    parts.push(tricksList(ctx, ctx.ui.lastTricks.tricks, t("azi.tricksOfLastDeal", { deal: ctx.ui.lastTricks.deal })));
   }
   if (view.last_game) parts.push(h("p", { class: "deal-result", id: "azi-last-game" }, lastGameText(ctx, view.last_game)));
-  if (view.match_end) parts.push(h("p", { class: "deal-result" }, `The session is over: ${END_REASONS[view.match_end] || view.match_end}.`));
+  if (view.match_end) parts.push(h("p", { class: "deal-result" }, t(END_REASONS[view.match_end] || "azi.sessionEnded")));
   parts.push(chipsTable(ctx));
   return h("div", { class: "game-panel azi" }, parts);
 }
@@ -246,45 +280,52 @@ function trumpBox(ctx) {
   return h("div", { class: "trump-box", id: "azi-trump" },
     cardImage(view.exposed_card, { small: true }),
     h("div", {},
-      h("div", {}, h("strong", {}, `Trump: ${SUIT_NAMES[suit]} ${SUIT_SYMBOLS[suit]}`)),
-      h("div", { class: "muted" }, `turned up by ${ctx.object(view.exposed_seat)}`),
-      view.six_on_scene
-        ? h("div", { class: "six", id: "azi-six" }, `Six on the scene: the 6 of ${SUIT_NAMES[suit]} is the highest card`)
+      h("div", {}, h("strong", {}, t("azi.trump", { suit: SUIT_NAMES[suit], symbol: SUIT_SYMBOLS[suit] }))),
+      h("div", { class: "muted" }, t("azi.turnedUpBy", { name: ctx.object(view.exposed_seat) })),
+      view.six_on_scene && SIX_ON_SCENE[suit]
+        ? h("div", { class: "six", id: "azi-six" }, t(SIX_ON_SCENE[suit]))
         : null));
+}
+
+function gameOverLine(ctx, game) {
+  if (!game) return t("azi.gameOver");
+  return game.winner === ctx.mySeat ? t("azi.youWinPot", { pot: game.pot })
+    : t("azi.winsPot", { name: ctx.name(game.winner), pot: game.pot });
 }
 
 function phaseLine(ctx) {
   const view = ctx.view;
-  const deal = `Game ${view.game_number}${view.redeal ? ", Azi re-deal" : ""}`;
+  const phase = PHASES[view.phase];
+  if (phase) {
+    return t(phase[view.redeal ? 1 : 0], { game: view.game_number, trick: view.tricks.length + 1,
+      name: ctx.object(view.to_act[0]) });
+  }
   switch (view.phase) {
-    case "discard": return `${deal}: everyone discards one card`;
-    case "betting": return `${deal}: betting, ${ctx.object(view.to_act[0])} to act`;
-    case "play": return `${deal}: trick ${view.tricks.length + 1}, ${ctx.object(view.to_act[0])} to play`;
-    case "azi_buy_in": return `${deal}: Azi! The pot is carried over`;
-    case "game_over": return view.last_game ? `${ctx.name(view.last_game.winner)} ${view.last_game.winner === ctx.mySeat ? "win" : "wins"} the pot of ${view.last_game.pot}` : "Game over";
+    case "game_over": return gameOverLine(ctx, view.last_game);
     case "needs_deal":
-      if (view.redeal) return "The Azi re-deal comes next";
-      return view.last_game ? `Game ${view.last_game.number}: ${ctx.name(view.last_game.winner)} won the pot of ${view.last_game.pot}; the next game comes`
-        : "The next game is being dealt";
-    case "match_over": return "The session is over";
-    default: return view.phase;
+      if (view.redeal) return t("azi.redealNext");
+      return view.last_game ? t("azi.nextGame", { game: view.last_game.number, name: ctx.name(view.last_game.winner),
+        pot: view.last_game.pot }) : t("azi.dealingNext");
+    case "match_over": return t("azi.sessionOver");
+    default: return "";
   }
 }
 
 function centre(ctx) {
   const view = ctx.view;
   const towards = seatsAround(ctx, DIRECTION);
-  const pot = h("p", { class: "pot", id: "azi-pot" }, moveIn(h("span", { class: "pot-amount" }, `Pot ${view.pot}`),
+  const pot = h("p", { class: "pot", id: "azi-pot" }, moveIn(h("span", { class: "pot-amount" }, t("azi.pot", { pot: view.pot })),
     `pot:${view.game_number}:${view.pot}`, "pulse"),
-    view.dead_money ? h("span", { class: "muted" }, ` (${view.dead_money} carried)`) : null,
-    view.high ? h("span", {}, ` \u00b7 high bet ${view.high}${view.high_bidder !== null ? ` by ${ctx.object(view.high_bidder)}` : ""}`) : null);
+    view.dead_money ? h("span", { class: "muted" }, ` ${t("azi.carried", { amount: view.dead_money })}`) : null,
+    view.high ? h("span", {}, SEPARATOR + (view.high_bidder !== null
+      ? t("azi.highBetBy", { high: view.high, name: ctx.object(view.high_bidder) }) : t("azi.highBet", { high: view.high }))) : null);
   let trick = null;
   if (view.trick.length) {
     trick = [collectedTrick(view.last_trick, view.last_trick_winner, towards),
       trickRow((seat) => ctx.name(seat), view.trick, null, towards)];
   } else if (view.last_trick.length) {
     trick = h("div", {}, trickRow((seat) => ctx.name(seat), view.last_trick, view.last_trick_winner, towards),
-      h("p", { class: "muted", id: "azi-trick-winner" }, `Trick won by ${ctx.object(view.last_trick_winner)}`));
+      h("p", { class: "muted", id: "azi-trick-winner" }, t("azi.trickWonBy", { name: ctx.object(view.last_trick_winner) })));
   }
   return h("div", { class: "centre-info" }, h("p", { class: "phase-line" }, phaseLine(ctx)), trumpBox(ctx), pot, trick);
 }
@@ -294,19 +335,21 @@ function seatExtras(ctx, seat) {
   const stack = view.stacks[seat];
   const parts = [h("span", { class: "stack" }, seat === ctx.mySeat && stillAtTable(view, seat)
     ? MONEY.atTable({ stack }) : chipsText(stack))];
-  if (view.button === seat) parts.push(h("span", { class: "badge dealer" }, "button"));
-  if (view.bets[seat]) parts.push(h("span", { class: "bet" }, `bet ${view.bets[seat]}`, chipToken(ctx, seat, "to-pot")));
-  if (view.folded.includes(seat)) parts.push(h("span", { class: "badge out" }, "folded"));
-  if (view.all_in.includes(seat)) parts.push(h("span", { class: "badge" }, "all in"));
-  if (view.sitting_out.includes(seat)) parts.push(h("span", { class: "badge out" }, "sitting out"));
-  if (view.left.includes(seat)) parts.push(h("span", { class: "badge out" }, "left"));
-  if (view.phase === "discard" && view.discarded.includes(seat)) parts.push(h("span", { class: "badge ok" }, "discarded"));
-  if (view.tricks_won[seat]) parts.push(h("span", { class: "badge" }, `${view.tricks_won[seat]} trick${view.tricks_won[seat] > 1 ? "s" : ""}`));
+  if (view.button === seat) parts.push(h("span", { class: "badge dealer" }, t("azi.buttonBadge")));
+  if (view.bets[seat]) parts.push(h("span", { class: "bet" }, t("azi.betBadge", { amount: view.bets[seat] }), chipToken(ctx, seat, "to-pot")));
+  if (view.folded.includes(seat)) parts.push(h("span", { class: "badge out" }, t("azi.folded")));
+  if (view.all_in.includes(seat)) parts.push(h("span", { class: "badge" }, t("azi.allIn")));
+  if (view.sitting_out.includes(seat)) parts.push(h("span", { class: "badge out" }, t("azi.sittingOut")));
+  if (view.left.includes(seat)) parts.push(h("span", { class: "badge out" }, t("azi.left")));
+  if (view.phase === "discard" && view.discarded.includes(seat)) parts.push(h("span", { class: "badge ok" }, t("azi.discarded")));
+  if (view.tricks_won[seat]) parts.push(h("span", { class: "badge" }, t("azi.tricksWon", { count: view.tricks_won[seat] })));
   if (seat !== ctx.mySeat && view.cards_held[seat]) parts.push(cardBacks(view.cards_held[seat]));
-  if (view.exposed_seat === seat && view.exposed_card) parts.push(h("span", { class: "muted" }, `turned up ${cardShort(view.exposed_card)}`));
+  if (view.exposed_seat === seat && view.exposed_card) {
+    parts.push(h("span", { class: "muted" }, t("azi.turnedUp", { card: cardShort(view.exposed_card) })));
+  }
   const gameShown = view.phase === "game_over" || (view.phase === "needs_deal" && !view.redeal);
   if (gameShown && view.last_game) {
-    parts.push(h("span", { class: "net" }, signed(view.last_game.net[seat]),
+    parts.push(h("span", { class: "net" }, signedNumber(view.last_game.net[seat]),
       view.last_game.winner === seat ? chipToken(ctx, seat, "to-winner") : null));
   }
   return parts;
@@ -327,11 +370,11 @@ function chipToken(ctx, seat, kind) {
 
 function ownerControls(ctx) {
   if (ctx.room.status === "finished") return null;
-  return h("section", { class: "card-panel owner-controls", "aria-label": "Owner" },
+  return h("section", { class: "card-panel owner-controls", "aria-label": t("azi.owner") },
     h("div", { class: "row" },
       h("button", { type: "button", id: "azi-close", dataset: { focus: "azi-close" }, onclick: () => ctx.send({ type: "close" }) },
-        "Close the table"),
-      h("small", { class: "muted" }, "Closing is possible between games; the server says when it is not.")));
+        t("azi.closeTable")),
+      h("small", { class: "muted" }, t("azi.closeHelp"))));
 }
 
 function onState(ctx, before, after) {
@@ -343,7 +386,7 @@ function onState(ctx, before, after) {
   const was = before && before.view.tricks ? before.view.tricks.length : 0;
   const tricks = after.view.tricks || [];
   if (tricks.length > was) {
-    announce(`Trick ${tricks.length} won by ${ctx.object(tricks[tricks.length - 1].winner)}.`);
+    announce(t("azi.trickTaken", { number: tricks.length, name: ctx.object(tricks[tricks.length - 1].winner) }));
   }
   const game = after.view.last_game;
   if (game && (!before || !before.view.last_game || before.view.last_game.number !== game.number)) {

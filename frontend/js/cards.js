@@ -1,16 +1,24 @@
 // Card faces drawn in SVG by this module (no image files): all 52 cards, the Joker and a back.
-// Each suit has its own shape as well as its colour, and every card carries a text label.
+// Each suit has its own shape as well as its colour, and every card carries a text label. Card
+// names and the words shared by the trick games come from the catalog (area "cards"); the card
+// notation ("AS", "10H", "JK") stays in data attributes, and the short form "A\u2660" stays notation.
 
+import { PSEUDO, language, t } from "./i18n.js";
 import { heading, isFresh, moveIn } from "./motion.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
-export const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
-export const SUIT_SINGULAR = { S: "spade", H: "heart", D: "diamond", C: "club" };
+export const SUIT_NAMES = { S: t("cards.spades"), H: t("cards.hearts"), D: t("cards.diamonds"), C: t("cards.clubs") };
 export const SUIT_SYMBOLS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
+// A card's name is one message per suit ("{rank} of spades"), so that a language can decline the
+// suit or put it first; the rank is a word of its own.
+const CARD_NAMES = {
+  S: "cards.rankOfSpades", H: "cards.rankOfHearts", D: "cards.rankOfDiamonds", C: "cards.rankOfClubs",
+};
 const RANK_WORDS = {
-  A: "Ace", K: "King", Q: "Queen", J: "Jack", 10: "10", 9: "9", 8: "8", 7: "7", 6: "6",
-  5: "5", 4: "4", 3: "3", 2: "2",
+  A: t("cards.ace"), K: t("cards.king"), Q: t("cards.queen"), J: t("cards.jack"), 10: t("cards.rank10"),
+  9: t("cards.rank9"), 8: t("cards.rank8"), 7: t("cards.rank7"), 6: t("cards.rank6"), 5: t("cards.rank5"),
+  4: t("cards.rank4"), 3: t("cards.rank3"), 2: t("cards.rank2"),
 };
 const RED = new Set(["H", "D"]);
 
@@ -25,6 +33,44 @@ const SUIT_PATHS = {
     + "M46 52 L 54 52 C 54 75 59 88 68 97 L 32 97 C 41 88 46 75 46 52 Z",
 };
 
+/** What a card button says after the card's name in the trick games. */
+export const CARD_HINTS = {
+  playable: t("cards.playable"),
+  notPlayable: t("cards.notPlayableNow"),
+  inHand: t("cards.inYourHand"),
+  chosenToDiscard: t("cards.chosenToDiscard"),
+  mayBeDiscarded: t("cards.mayBeDiscarded"),
+};
+/** The name of the region holding the player's cards. */
+export const YOUR_HAND = t("cards.yourHand");
+
+const LOCALE = language === PSEUDO ? "en" : language;
+const LISTS = {
+  unit: new Intl.ListFormat(LOCALE, { type: "unit" }),
+  and: new Intl.ListFormat(LOCALE, { type: "conjunction" }),
+};
+const SIGNED = new Intl.NumberFormat(LOCALE, { signDisplay: "exceptZero" });
+
+/** Items as the language lists them: "a, b, c" (``unit``) or "a, b and c" (``and``). */
+export function listText(items, kind = "unit") {
+  return LISTS[kind].format(items.map(String));
+}
+
+/** A gain or loss as the language writes it: "+20", "-10", "0". */
+export function signedNumber(value) {
+  return SIGNED.format(value);
+}
+
+/**
+ * The message ``key`` with ``params``, and with the ``nodes`` (cards drawn in a sentence) in the
+ * places of their names: a list of strings and nodes to put in an element.
+ */
+export function withNodes(key, params, nodes) {
+  const marks = Object.fromEntries(Object.keys(nodes).map((name) => [name, `\u{F8FF}${name}\u{F8FF}`]));
+  return t(key, { ...params, ...marks }).split(/\u{F8FF}(\w+)\u{F8FF}/u)
+    .map((part, index) => (index % 2 ? nodes[part] : part)).filter((part) => part !== "");
+}
+
 export function parseCard(code) {
   if (code === "JK") return { rank: "JK", suit: null };
   return { rank: code.slice(0, -1), suit: code.slice(-1) };
@@ -32,14 +78,14 @@ export function parseCard(code) {
 
 /** "Ace of spades", "10 of hearts", "Joker". */
 export function cardLabel(code) {
-  if (code === "JK") return "Joker";
+  if (code === "JK") return t("cards.joker");
   const { rank, suit } = parseCard(code);
-  return `${RANK_WORDS[rank] || rank} of ${SUIT_NAMES[suit] || suit}`;
+  return CARD_NAMES[suit] ? t(CARD_NAMES[suit], { rank: RANK_WORDS[rank] || rank }) : code;
 }
 
 /** "A♠" style short text for lists. */
 export function cardShort(code) {
-  if (code === "JK") return "Joker";
+  if (code === "JK") return t("cards.joker");
   const { rank, suit } = parseCard(code);
   return `${rank}${SUIT_SYMBOLS[suit] || suit}`;
 }
@@ -131,7 +177,7 @@ export function cardImage(code, { small = false, extraClass = "" } = {}) {
   const span = document.createElement("span");
   span.className = `card${small ? " small" : ""}${extraClass ? ` ${extraClass}` : ""}`;
   span.setAttribute("role", "img");
-  span.setAttribute("aria-label", code === null ? "Face-down card" : cardLabel(code));
+  span.setAttribute("aria-label", code === null ? t("cards.faceDown") : cardLabel(code));
   if (code !== null) span.dataset.card = code;
   span.appendChild(cardSvg(code));
   return span;
@@ -154,7 +200,7 @@ export function cardButton(code, { onPress, disabled = false, pressed = null, hi
   // the face are not taken for a visible label that the name would have to contain.
   const name = document.createElement("span");
   name.className = "sr-only card-name";
-  name.textContent = hint ? `${cardLabel(code)}, ${hint}` : cardLabel(code);
+  name.textContent = hint ? t("cards.cardWithHint", { card: cardLabel(code), hint }) : cardLabel(code);
   button.append(cardSvg(code), name);
   button.addEventListener("click", (event) => {
     if (button.getAttribute("aria-disabled") === "true") {
@@ -171,7 +217,7 @@ export function cardBacks(count, { max = 6 } = {}) {
   const row = document.createElement("span");
   row.className = "backs";
   row.setAttribute("role", "img");
-  row.setAttribute("aria-label", `${count} card${count === 1 ? "" : "s"} in hand`);
+  row.setAttribute("aria-label", t("cards.cardsInHand", { count }));
   for (let i = 0; i < Math.min(count, max); i += 1) {
     const back = document.createElement("span");
     back.className = "card tiny";
@@ -181,7 +227,7 @@ export function cardBacks(count, { max = 6 } = {}) {
   if (count > max) {
     const more = document.createElement("span");
     more.className = "backs-more";
-    more.textContent = `+${count - max}`;
+    more.textContent = t("cards.moreCards", { count: count - max });
     row.appendChild(more);
   }
   return row;
@@ -210,7 +256,7 @@ export function enableArrowKeys(container) {
 
 /** "Q♥ from Bot 2, 9♥ from you": the trick so far, in words, for the docked action bar. */
 export function trickText(names, plays) {
-  return plays.map((play) => `${cardShort(play.card)} from ${names(play.seat)}`).join(", ");
+  return listText(plays.map((play) => t("cards.playedBy", { card: cardShort(play.card), name: names(play.seat) })));
 }
 
 /**

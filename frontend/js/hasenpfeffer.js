@@ -1,34 +1,40 @@
 // Hasenpfeffer at the table: partners opposite, the bidding box (standard 1-6, or 1-5 with Little
 // and Big Pepper), trump and discard for the bidder who took the widow, trick play with only the
-// legal cards pressable, tricks per team, and the deal and game scores.
+// legal cards pressable, tricks per team, and the deal and game scores. The words are the catalog's
+// (area "hasenpfeffer"), each sentence whole (a deal's line in the scores: made or set, forced or not).
 
 import {
-  SUIT_NAMES, SUIT_SYMBOLS, cardBacks, cardButton, cardImage, cardShort, collectedTrick, dealtIn, enableArrowKeys,
-  trickRow, trickText,
+  CARD_HINTS, SUIT_NAMES, SUIT_SYMBOLS, YOUR_HAND, cardBacks, cardButton, cardImage, cardShort, collectedTrick, dealtIn,
+  enableArrowKeys, listText, signedNumber, trickRow, trickText, withNodes,
 } from "./cards.js";
 import { announce, h, scrollBox } from "./dom.js";
+import { formatNumber, t } from "./i18n.js";
 import { seatsAround } from "./motion.js";
 
-const TEAM_NAMES = ["Team A", "Team B"];
+const TEAM_NAMES = [t("hasenpfeffer.teamA"), t("hasenpfeffer.teamB")];
 const BIDS = { standard: [1, 2, 3, 4, 5, 6], pepper: [1, 2, 3, 4, 5, "little_pepper", "big_pepper"] };
 const SAME_COLOUR = { S: "C", C: "S", H: "D", D: "H" };
 const DIRECTION = "cw";
+// A deal's line in the scores: [made, set], without and with the forced bid of HP-6.
+const DEAL_LINES = {
+  bid: ["hasenpfeffer.dealMade", "hasenpfeffer.dealSet"],
+  forced: ["hasenpfeffer.dealForcedMade", "hasenpfeffer.dealForcedSet"],
+};
 
 export function bidName(value) {
-  if (value === "little_pepper") return "Little Pepper";
-  if (value === "big_pepper") return "Big Pepper";
-  if (value === "pass") return "pass";
-  return String(value);
+  if (value === "little_pepper") return t("hasenpfeffer.littlePepper");
+  if (value === "big_pepper") return t("hasenpfeffer.bigPepper");
+  return typeof value === "number" ? formatNumber(value) : String(value);
 }
 
 /** "Bot 2 bid 1", "You passed", "Ana bid Little Pepper". */
 export function callText(name, call) {
-  return call === "pass" ? `${name} passed` : `${name} bid ${bidName(call)}`;
+  return call === "pass" ? t("hasenpfeffer.passed", { name }) : t("hasenpfeffer.bidCall", { name, bid: bidName(call) });
 }
 
 /** The auction as bids in order: "Bot 2 bid 1, Bot 3 passed, You bid 2". */
 function auctionList(ctx, auction, id = null) {
-  return h("ol", { class: "auction", id, "aria-label": "The bids so far" },
+  return h("ol", { class: "auction", id, "aria-label": t("hasenpfeffer.bidsSoFar") },
     auction.map((call) => h("li", {}, callText(ctx.name(call.seat), call.call))));
 }
 
@@ -37,8 +43,8 @@ function teamOf(seat) {
 }
 
 function teamText(ctx, team) {
-  const members = ctx.view.teams[team].map((seat) => ctx.name(seat)).join(" & ");
-  return `${TEAM_NAMES[team]} (${members})`;
+  const [first, second] = ctx.view.teams[team].map((seat) => ctx.name(seat));
+  return t("hasenpfeffer.teamWithPartners", { team: TEAM_NAMES[team], first, second });
 }
 
 function legalOf(ctx, kind) {
@@ -49,34 +55,37 @@ function biddingBox(ctx) {
   const view = ctx.view;
   const legalBids = new Set(legalOf(ctx, "bid").map((entry) => JSON.stringify(entry.value)));
   const canPass = legalOf(ctx, "pass").length > 0;
-  const high = view.high_bid === null ? "No bid yet"
-    : `High bid: ${bidName(view.high_bid)} by ${ctx.object(view.high_bidder)}`;
-  const passed = view.passed.length ? `Passed: ${view.passed.map((seat) => ctx.name(seat)).join(", ")}` : "Nobody has passed";
+  const high = view.high_bid === null ? t("hasenpfeffer.noBidYet")
+    : t("hasenpfeffer.highBid", { bid: bidName(view.high_bid), name: ctx.object(view.high_bidder) });
+  const passed = view.passed.length
+    ? t("hasenpfeffer.passedList", { names: listText(view.passed.map((seat) => ctx.name(seat))), count: view.passed.length })
+    : t("hasenpfeffer.nobodyPassed");
   const parts = [
-    h("h2", { id: "hp-bidding-title", class: "dock-title" }, "Bidding: ",
-      h("span", { class: "high-bid", id: "hp-high-bid" }, high), " \u00b7 ",
-      h("span", { class: "muted", id: "hp-passed" }, passed)),
+    h("h2", { id: "hp-bidding-title", class: "dock-title" }, withNodes("hasenpfeffer.biddingTitle", {}, {
+      high: h("span", { class: "high-bid", id: "hp-high-bid" }, high),
+      passed: h("span", { class: "muted", id: "hp-passed" }, passed),
+    })),
   ];
   if (view.auction.length) {
     parts.push(auctionList(ctx, view.auction, "hp-auction"));
   }
   if (legalBids.size || canPass) {
     parts.push(h("p", { class: "muted bid-help", id: "hp-bid-help" },
-      "A bid of N: your team promises to take at least N of the 6 tricks, or loses N points."));
+      t("hasenpfeffer.bidHelp")));
     const form = view.options.bidding === "pepper" ? "pepper" : "standard";
-    parts.push(h("div", { class: "bid-buttons", role: "group", "aria-label": "Your call" },
+    parts.push(h("div", { class: "bid-buttons", role: "group", "aria-label": t("hasenpfeffer.yourCall") },
       BIDS[form].map((value) => {
         const allowed = legalBids.has(JSON.stringify(value));
         return h("button", {
           type: "button", class: "bid", dataset: { bid: String(value), focus: `hp-bid-${value}` },
           "aria-disabled": allowed ? null : "true",
-          "aria-label": `Bid ${bidName(value)}${allowed ? "" : " (not allowed now)"}`,
+          "aria-label": t(allowed ? "hasenpfeffer.bidButton" : "hasenpfeffer.bidNotAllowed", { bid: bidName(value) }),
           onclick: () => { if (allowed) ctx.act({ kind: "bid", value }, `bid of ${bidName(value)}`); },
         }, bidName(value));
       }),
       h("button", { type: "button", class: "bid pass", dataset: { bid: "pass", focus: "hp-pass" },
         "aria-disabled": canPass ? null : "true",
-        onclick: () => { if (canPass) ctx.act({ kind: "pass" }, "pass"); } }, "Pass")));
+        onclick: () => { if (canPass) ctx.act({ kind: "pass" }, "pass"); } }, t("hasenpfeffer.pass"))));
   }
   return h("section", { class: "bidding-box", id: "hp-bidding", "aria-labelledby": "hp-bidding-title" }, parts);
 }
@@ -85,13 +94,14 @@ function trumpChooser(ctx) {
   const choices = legalOf(ctx, "trump");
   if (!choices.length) return null;
   return h("section", { class: "trump-chooser", "aria-labelledby": "hp-trump-title" },
-    h("h2", { id: "hp-trump-title", class: "dock-title" }, "Name trump"),
-    ctx.view.widow ? h("p", {}, "You took the widow: ", cardImage(ctx.view.widow, { small: true })) : null,
+    h("h2", { id: "hp-trump-title", class: "dock-title" }, t("hasenpfeffer.nameTrump")),
+    ctx.view.widow ? h("p", {}, withNodes("hasenpfeffer.youTookWidow", {}, { card: cardImage(ctx.view.widow, { small: true }) }))
+      : null,
     h("div", { class: "row actions" }, choices.map((entry) => h("button", {
       type: "button", class: `suit-button ${entry.suit === "H" || entry.suit === "D" ? "red" : "black"}`,
       dataset: { suit: entry.suit, focus: `hp-trump-${entry.suit}` },
       onclick: () => ctx.act({ kind: "trump", suit: entry.suit }, `trump of ${SUIT_NAMES[entry.suit]}`),
-    }, `${SUIT_SYMBOLS[entry.suit]} ${SUIT_NAMES[entry.suit]}`))));
+    }, t("hasenpfeffer.suitButton", { symbol: SUIT_SYMBOLS[entry.suit], suit: SUIT_NAMES[entry.suit] })))));
 }
 
 function handBox(ctx) {
@@ -105,65 +115,69 @@ function handBox(ctx) {
     const widow = view.widow === card ? " widow-card" : "";
     if (discardable.size) {
       return cardButton(card, { pressed: ui.discard === card, focusKey: `hp-card-${card}`, extraClass: widow,
-        hint: ui.discard === card ? "chosen to discard" : widow ? "the widow card" : "may be discarded",
+        hint: ui.discard === card ? CARD_HINTS.chosenToDiscard : widow ? t("hasenpfeffer.widowCard") : CARD_HINTS.mayBeDiscarded,
         onPress: () => { ui.discard = ui.discard === card ? null : card; ctx.rerender(); } });
     }
     if (view.phase === "play" && ctx.legal.length) {
       const legal = playable.has(card);
       return cardButton(card, { disabled: !legal, focusKey: `hp-card-${card}`, extraClass: legal ? "playable" : "",
-        hint: legal ? "playable" : "not playable now",
+        hint: legal ? CARD_HINTS.playable : CARD_HINTS.notPlayable,
         onPress: () => ctx.act({ kind: "play", card }, `play of ${cardShort(card)}`) });
     }
-    return cardButton(card, { disabled: true, focusKey: `hp-card-${card}`, extraClass: widow, hint: "in your hand" });
+    return cardButton(card, { disabled: true, focusKey: `hp-card-${card}`, extraClass: widow, hint: CARD_HINTS.inHand });
   }));
   for (const node of row.children) dealtIn(node, node.dataset.card);
   row.style.setProperty("--hand-count", String(Math.max(5, view.hand.length)));
   enableArrowKeys(row);
   const parts = [row];
-  if (view.hand.length === 0) parts.push(h("p", { class: "muted" }, "No cards in your hand now."));
+  if (view.hand.length === 0) parts.push(h("p", { class: "muted" }, t("hasenpfeffer.noCards")));
   if (discardable.size) {
-    parts.push(h("p", { class: "prompt" }, "Choose one card to discard face down (any card, the widow and the Joker included)."),
+    parts.push(h("p", { class: "prompt" }, t("hasenpfeffer.chooseDiscardHelp")),
       h("div", { class: "row actions" }, h("button", {
         type: "button", class: "primary", id: "hp-discard", disabled: !ui.discard, dataset: { focus: "hp-discard" },
         onclick: () => ctx.act({ kind: "discard", card: ui.discard }, `discard of ${cardShort(ui.discard)}`),
-      }, ui.discard ? `Discard ${cardShort(ui.discard)}` : "Choose a card to discard")));
+      }, ui.discard ? t("hasenpfeffer.discardCard", { card: cardShort(ui.discard) }) : t("hasenpfeffer.chooseDiscard"))));
   } else if (playable.size) {
-    parts.push(h("p", { class: "prompt", id: "hp-prompt" }, "Your turn: play one of the highlighted cards.",
-      view.trick.length ? h("span", { class: "on-table" }, ` On the table: ${trickText(ctx.object, view.trick)}.`) : null));
+    parts.push(h("p", { class: "prompt", id: "hp-prompt" }, t("hasenpfeffer.yourTurnPlay"),
+      view.trick.length ? h("span", { class: "on-table" },
+        ` ${t("hasenpfeffer.onTheTable", { plays: trickText(ctx.object, view.trick) })}`) : null));
   }
-  return h("section", { class: "hand", role: "region", "aria-label": "Your hand" }, parts);
+  return h("section", { class: "hand", role: "region", "aria-label": YOUR_HAND }, parts);
 }
 
 function tricksList(ctx, tricks, caption) {
   if (!tricks.length) return null;
   return h("div", { class: "tricks-list" }, h("h3", {}, caption),
     h("ol", {}, tricks.map((trick) => h("li", { dataset: { trick: String(trick.number) } },
-      `Trick ${trick.number}: `, h("span", { class: "card-row" }, trick.plays.map((play) => cardImage(play.card, { small: true }))),
-      ` won by ${ctx.object(trick.winner)} (${TEAM_NAMES[teamOf(trick.winner)]})`))));
+      withNodes("hasenpfeffer.trickLine", { number: trick.number, name: ctx.object(trick.winner),
+        team: TEAM_NAMES[teamOf(trick.winner)] }, {
+        cards: h("span", { class: "card-row" }, trick.plays.map((play) => cardImage(play.card, { small: true }))),
+      })))));
 }
 
 function dealText(ctx, deal) {
   const detail = deal.detail || {};
-  if (detail.thrown_in) return "Thrown in (the Joker was the widow)";
+  if (detail.thrown_in) return t("hasenpfeffer.thrownIn");
   if (detail.contract === undefined || detail.contract === null) return "";
-  const made = detail.made ? "made" : "set";
-  return `${ctx.name(detail.bidder)} bid ${bidName(detail.contract)}${detail.forced ? " (forced)" : ""}, `
-    + `trump ${SUIT_NAMES[detail.trump] || "?"}, tricks ${detail.tricks.join("-")}: ${made}`;
+  const [made, set] = DEAL_LINES[detail.forced ? "forced" : "bid"];
+  return t(detail.made ? made : set, { name: ctx.name(detail.bidder), bid: bidName(detail.contract),
+    suit: SUIT_NAMES[detail.trump] || "?", tricks: detail.tricks.map(formatNumber).join("-") });
 }
 
 function scoreTable(ctx) {
   const view = ctx.view;
   const deals = ctx.dealResults();
   return scrollBox(h("table", { class: "scores", id: "hp-scores" },
-    h("caption", {}, `Scores (game to ${view.options.target})`),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Deal"),
-      [0, 1].map((team) => h("th", { scope: "col" }, teamText(ctx, team))), h("th", { scope: "col" }, "Contract"))),
+    h("caption", {}, t("hasenpfeffer.scoresCaption", { target: view.options.target })),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("hasenpfeffer.deal")),
+      [0, 1].map((team) => h("th", { scope: "col" }, teamText(ctx, team))), h("th", { scope: "col" }, t("hasenpfeffer.contractColumn")))),
     h("tbody", {},
-      deals.map((deal) => h("tr", {}, h("th", { scope: "row" }, String(deal.number)),
-        deal.points.map((points) => h("td", {}, points > 0 ? `+${points}` : String(points))),
+      deals.map((deal) => h("tr", {}, h("th", { scope: "row" }, formatNumber(deal.number)),
+        deal.points.map((points) => h("td", {}, signedNumber(points))),
         h("td", {}, dealText(ctx, deal)))),
-      h("tr", { class: "total" }, h("th", { scope: "row" }, "Game"), view.scores.map((score) => h("td", {}, String(score))), h("td")))),
-  "Scores");
+      h("tr", { class: "total" }, h("th", { scope: "row" }, t("hasenpfeffer.game")),
+        view.scores.map((score) => h("td", {}, formatNumber(score))), h("td")))),
+  t("hasenpfeffer.scores"));
 }
 
 function rememberDeal(ctx) {
@@ -176,14 +190,15 @@ function panel(ctx) {
   rememberDeal(ctx);
   const parts = [];
   if (view.phase !== "bidding" && view.phase !== "needs_deal" && view.auction.length) {
-    parts.push(h("details", { class: "auction-summary" }, h("summary", {}, "The bidding"),
+    parts.push(h("details", { class: "auction-summary" }, h("summary", {}, t("hasenpfeffer.theBidding")),
       auctionList(ctx, view.auction)));
   }
   parts.push(h("p", { class: "team-tricks", id: "hp-team-tricks" },
-    `Tricks this deal: ${TEAM_NAMES[0]} ${view.tricks[0]}, ${TEAM_NAMES[1]} ${view.tricks[1]}`));
-  if (view.completed_tricks.length) parts.push(tricksList(ctx, view.completed_tricks, `Tricks of deal ${view.deal_number}`));
-  else if (ctx.ui.lastTricks) {
-    parts.push(tricksList(ctx, ctx.ui.lastTricks.tricks, `Tricks of the last deal (${ctx.ui.lastTricks.deal})`));
+    t("hasenpfeffer.tricksThisDeal", { teamA: TEAM_NAMES[0], a: view.tricks[0], teamB: TEAM_NAMES[1], b: view.tricks[1] })));
+  if (view.completed_tricks.length) {
+    parts.push(tricksList(ctx, view.completed_tricks, t("hasenpfeffer.tricksOfDeal", { deal: view.deal_number })));
+  } else if (ctx.ui.lastTricks) {
+    parts.push(tricksList(ctx, ctx.ui.lastTricks.tricks, t("hasenpfeffer.tricksOfLastDeal", { deal: ctx.ui.lastTricks.deal })));
   }
   parts.push(scoreTable(ctx));
   return h("div", { class: "game-panel hasenpfeffer" }, parts);
@@ -192,25 +207,30 @@ function panel(ctx) {
 function contractText(ctx) {
   const view = ctx.view;
   if (view.bidder === null) return null;
-  const forced = view.forced ? " (everyone passed: the Joker's holder plays 3)" : "";
-  return `Contract: ${bidName(view.contract)} by ${ctx.name(view.bidder)}, ${TEAM_NAMES[view.bidding_team]}${forced}`;
+  return t(view.forced ? "hasenpfeffer.contractForced" : "hasenpfeffer.contract", { bid: bidName(view.contract),
+    name: ctx.name(view.bidder), team: TEAM_NAMES[view.bidding_team] });
 }
 
 function trumpText(trump) {
-  return `Trump: ${SUIT_NAMES[trump]} ${SUIT_SYMBOLS[trump]} (Joker, J${SUIT_SYMBOLS[trump]}, J${SUIT_SYMBOLS[SAME_COLOUR[trump]]} on top)`;
+  return t("hasenpfeffer.trumpLine", { suit: SUIT_NAMES[trump], symbol: SUIT_SYMBOLS[trump],
+    sameColour: SUIT_SYMBOLS[SAME_COLOUR[trump]] });
 }
 
 function phaseLine(ctx) {
   const view = ctx.view;
-  const who = view.to_act.length ? ctx.name(view.to_act[0]) : "";
+  const seat = view.to_act.length ? view.to_act[0] : null;
+  const mine = seat !== null && seat === ctx.mySeat;
   switch (view.phase) {
-    case "bidding": return `Deal ${view.deal_number}: bidding, ${ctx.object(view.to_act[0])} to speak`;
-    case "trump": return who === "You" ? "You took the widow: name trump" : `${who} took the widow and names trump`;
-    case "discard": return who === "You" ? "You discard one card" : `${who} discards one card`;
-    case "play": return `Trick ${view.trick_number} of 6: ${ctx.object(view.to_act[0])} to play`;
-    case "needs_deal": return view.deal_number ? `Deal ${view.deal_number} is scored; the next deal comes` : "Dealing";
-    case "finished": return `Game over: ${(view.winners || []).map((team) => TEAM_NAMES[team]).join(", ")} won`;
-    default: return view.phase;
+    case "bidding": return t("hasenpfeffer.phaseBidding", { deal: view.deal_number, name: ctx.object(seat) });
+    case "trump": return mine ? t("hasenpfeffer.youNameTrump") : t("hasenpfeffer.namesTrump", { name: ctx.name(seat) });
+    case "discard": return mine ? t("hasenpfeffer.youDiscard") : t("hasenpfeffer.discards", { name: ctx.name(seat) });
+    case "play": return t("hasenpfeffer.phasePlay", { trick: view.trick_number, name: ctx.object(seat) });
+    case "needs_deal": return view.deal_number ? t("hasenpfeffer.dealScored", { deal: view.deal_number }) : t("hasenpfeffer.dealing");
+    case "finished": {
+      const winners = (view.winners || []).map((team) => TEAM_NAMES[team]);
+      return t("hasenpfeffer.gameOver", { teams: listText(winners, "and"), count: winners.length });
+    }
+    default: return "";
   }
 }
 
@@ -223,13 +243,13 @@ function centre(ctx) {
       trickRow((seat) => ctx.name(seat), view.trick, null, towards)];
   } else if (view.last_trick.length && view.phase !== "bidding") {
     trick = h("div", {}, trickRow((seat) => ctx.name(seat), view.last_trick, view.last_trick_winner, towards),
-      h("p", { class: "muted", id: "hp-trick-winner" }, `Trick won by ${ctx.object(view.last_trick_winner)}`));
+      h("p", { class: "muted", id: "hp-trick-winner" }, t("hasenpfeffer.trickWonBy", { name: ctx.object(view.last_trick_winner) })));
   }
   return h("div", { class: "centre-info" },
     h("p", { class: "phase-line" }, phaseLine(ctx)),
     view.trump ? h("p", { class: "trump-line", id: "hp-trump" }, trumpText(view.trump)) : null,
     contractText(ctx) ? h("p", { id: "hp-contract" }, contractText(ctx)) : null,
-    h("p", { class: "muted" }, `${TEAM_NAMES[0]} ${view.tricks[0]} \u00b7 ${TEAM_NAMES[1]} ${view.tricks[1]} tricks`),
+    h("p", { class: "muted" }, t("hasenpfeffer.teamTricks", { teamA: TEAM_NAMES[0], a: view.tricks[0], teamB: TEAM_NAMES[1], b: view.tricks[1] })),
     trick);
 }
 
@@ -237,13 +257,16 @@ function seatExtras(ctx, seat) {
   const view = ctx.view;
   const team = teamOf(seat);
   const parts = [h("span", { class: `badge team team-${team}` }, TEAM_NAMES[team])];
-  if (ctx.mySeat !== null && seat !== ctx.mySeat && teamOf(ctx.mySeat) === team) parts.push(h("span", { class: "badge" }, "partner"));
-  if (view.dealer === seat) parts.push(h("span", { class: "badge dealer" }, "dealer"));
-  if (view.bidder === seat) parts.push(h("span", { class: "badge ok" }, `bidder \u00b7 ${bidName(view.contract)}`));
+  if (ctx.mySeat !== null && seat !== ctx.mySeat && teamOf(ctx.mySeat) === team) {
+    parts.push(h("span", { class: "badge" }, t("hasenpfeffer.partner")));
+  }
+  if (view.dealer === seat) parts.push(h("span", { class: "badge dealer" }, t("hasenpfeffer.dealer")));
+  if (view.bidder === seat) parts.push(h("span", { class: "badge ok" }, t("hasenpfeffer.bidderBadge", { bid: bidName(view.contract) })));
   const calls = view.auction.filter((call) => call.seat === seat);
   if (view.phase === "bidding" && calls.length) {
     const lastCall = calls[calls.length - 1].call;
-    parts.push(h("span", { class: `call${lastCall === "pass" ? " passed" : ""}` }, lastCall === "pass" ? "passed" : `bid ${bidName(lastCall)}`));
+    parts.push(h("span", { class: `call${lastCall === "pass" ? " passed" : ""}` },
+      lastCall === "pass" ? t("hasenpfeffer.passedBadge") : t("hasenpfeffer.bidBadge", { bid: bidName(lastCall) })));
   }
   if (seat !== ctx.mySeat && view.hand_sizes[seat]) parts.push(cardBacks(view.hand_sizes[seat]));
   return parts;
@@ -252,7 +275,9 @@ function seatExtras(ctx, seat) {
 function onState(ctx, before, after) {
   const was = before && before.view.completed_tricks ? before.view.completed_tricks.length : 0;
   const tricks = after.view.completed_tricks || [];
-  if (tricks.length > was) announce(`Trick ${tricks.length} won by ${ctx.object(tricks[tricks.length - 1].winner)}.`);
+  if (tricks.length > was) {
+    announce(t("hasenpfeffer.trickTaken", { number: tricks.length, name: ctx.object(tricks[tricks.length - 1].winner) }));
+  }
   if (after.view.trump && (!before || before.view.trump !== after.view.trump)) announce(trumpText(after.view.trump));
 }
 

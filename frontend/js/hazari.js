@@ -2,14 +2,22 @@
 // then the four rounds the server reveals one by one, and the deal's points.
 //
 // The combination names and the order check below are a display aid that follows HZ-4/HZ-5 of the
-// rules file; the server judges every "up" and its refusal is shown as it comes.
+// rules file; the server judges every "up" and its refusal is shown as it comes. The words are the
+// catalog's (area "hazari"); the labels G1-G4 are messages too.
 
-import { cardButton, cardImage, cardShort, dealtIn, enableArrowKeys } from "./cards.js";
+import { YOUR_HAND, cardButton, cardImage, cardShort, dealtIn, enableArrowKeys, listText } from "./cards.js";
 import { announce, h, holdRendering, scrollBox, showMessage } from "./dom.js";
+import { formatNumber, t } from "./i18n.js";
 import { moveIn } from "./motion.js";
 
 const RANK_VALUE = { 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8, 9: 9, 10: 10, J: 11, Q: 12, K: 13, A: 14 };
-export const CATEGORY_NAMES = { 6: "Troy", 5: "Colour Run", 4: "Run", 3: "Colour", 2: "Pair", 1: "Indi" };
+/** Each HZ-5 category's name in the player's language. */
+export const CATEGORY_NAMES = {
+  6: t("hazari.troy"), 5: t("hazari.colourRun"), 4: t("hazari.run"), 3: t("hazari.colour"), 2: t("hazari.pair"),
+  1: t("hazari.indi"),
+};
+// The engine's own names of the categories, kept in data-combo (as card notation is, never shown).
+const CATEGORY_CODES = { 6: "Troy", 5: "Colour Run", 4: "Run", 3: "Colour", 2: "Pair", 1: "Indi" };
 export const GROUP_SIZES = [3, 3, 3, 4];
 const RANK_ORDER = "A K Q J 10 9 8 7 6 5 4 3 2".split(" ");
 const SUIT_ORDER = "SHCD";
@@ -74,9 +82,20 @@ export function combinationName(cards) {
   return CATEGORY_NAMES[groupKey(cards)[0]];
 }
 
+/** The name of the combination a group shown by the server makes (its key's category). */
+function playedCombination(play) {
+  return (play.key && CATEGORY_NAMES[play.key[0]]) || play.combination;
+}
+
+/** "G2": a group's label. */
+function groupName(index) {
+  return t("hazari.groupName", { number: index + 1 });
+}
+
 function groupLabel(index, cards) {
-  const name = combinationName(cards);
-  return index === 3 ? `G4 (best three: ${name})` : `G${index + 1} (${name})`;
+  const combination = combinationName(cards);
+  return index === 3 ? t("hazari.groupFourLabel", { combination })
+    : t("hazari.groupLabel", { group: groupName(index), combination });
 }
 
 /**
@@ -88,14 +107,14 @@ export function checkArrangement(groups) {
   const complete = groups.length === 4 && groups.every((group, i) => group.length === GROUP_SIZES[i]);
   if (!complete) {
     const missing = groups.map((group, i) => (group.length === GROUP_SIZES[i] ? null
-      : `G${i + 1} has ${group.length} of ${GROUP_SIZES[i]} cards`)).filter(Boolean);
+      : t("hazari.groupHas", { group: groupName(i), placed: group.length, count: GROUP_SIZES[i] }))).filter(Boolean);
     return { complete: false, valid: false, problems: missing };
   }
   const keys = groups.map(groupKey);
   const problems = [];
   for (let i = 0; i < 3; i += 1) {
     if (compareKeys(keys[i + 1], keys[i]) > 0) {
-      problems.push(`${groupLabel(i + 1, groups[i + 1])} outranks ${groupLabel(i, groups[i])}`);
+      problems.push(t("hazari.outranks", { later: groupLabel(i + 1, groups[i + 1]), earlier: groupLabel(i, groups[i]) }));
     }
   }
   return { complete: true, valid: problems.length === 0, problems };
@@ -143,14 +162,14 @@ function placeCards(ctx, cards, target) {
   const ui = ctx.ui;
   const moving = cards.filter(Boolean);
   if (moving.length === 0) {
-    showMessage("Select one or more cards first (tap them or press Enter on them).", { kind: "info" });
+    showMessage(t("hazari.selectFirst"), { kind: "info" });
     return;
   }
   const groups = ui.groups.map((group) => group.filter((card) => !moving.includes(card)));
   if (target !== null) {
     const room = GROUP_SIZES[target] - groups[target].length;
     if (moving.length > room) {
-      showMessage(`G${target + 1} holds ${GROUP_SIZES[target]} cards and has room for ${room} more.`,
+      showMessage(t("hazari.groupRoom", { group: groupName(target), size: GROUP_SIZES[target], count: room }),
         { kind: "info" });
       return;
     }
@@ -160,8 +179,8 @@ function placeCards(ctx, cards, target) {
   ui.selected = [];
   saveArrangement(ctx);
   ctx.rerender();
-  announce(target === null ? `${moving.length} card(s) back in hand`
-    : `${moving.map(cardShort).join(" ")} placed in G${target + 1}`);
+  announce(target === null ? t("hazari.backInHand", { count: moving.length })
+    : t("hazari.placedIn", { cards: moving.map(cardShort).join(" "), group: groupName(target) }));
 }
 
 function toggle(ctx, card) {
@@ -184,7 +203,7 @@ function arrangingCard(ctx, card, where) {
   const selected = ctx.ui.selected.includes(card);
   const button = cardButton(card, {
     pressed: selected, focusKey: `hz-${card}`,
-    hint: selected ? "selected" : where, onPress: () => toggle(ctx, card),
+    hint: selected ? t("hazari.selected") : where, onPress: () => toggle(ctx, card),
   });
   button.draggable = true;
   button.addEventListener("dragstart", (event) => {
@@ -216,19 +235,22 @@ function groupBox(ctx, index) {
   const cards = ctx.ui.groups[index];
   const size = GROUP_SIZES[index];
   const full = cards.length === size;
-  const row = h("div", { class: "card-row" }, cards.map((card) => arrangingCard(ctx, card, `in G${index + 1}`)));
+  const group = groupName(index);
+  const row = h("div", { class: "card-row" }, cards.map((card) => arrangingCard(ctx, card, t("hazari.inGroup", { group }))));
   enableArrowKeys(row);
-  let name = `${cards.length}/${size}`;
-  if (full) name = index === 3 ? `${combinationName(cards)} (best three: ${bestTriple(cards).map(cardShort).join(" ")})`
-    : combinationName(cards);
+  let name = t("hazari.groupCount", { placed: cards.length, size });
+  if (full) {
+    name = index === 3 ? t("hazari.groupFourName", { combination: combinationName(cards),
+      cards: bestTriple(cards).map(cardShort).join(" ") }) : combinationName(cards);
+  }
   const box = h("div", { class: `group-box${full ? " full" : ""}`, dataset: { group: String(index + 1) },
-    role: "group", "aria-label": `Group G${index + 1}, ${size} cards` },
+    role: "group", "aria-label": t("hazari.groupAria", { group, count: size }) },
   h("div", { class: "group-head" },
-    h("strong", {}, `G${index + 1}`),
-    h("span", { class: "combo", dataset: { combo: full ? combinationName(cards) : "" } }, name),
+    h("strong", {}, group),
+    h("span", { class: "combo", dataset: { combo: full ? CATEGORY_CODES[groupKey(cards)[0]] : "" } }, name),
     h("button", { type: "button", class: "small-button", dataset: { focus: `hz-place-${index}` },
-      "aria-label": `Place in G${index + 1}`,
-      onclick: () => placeCards(ctx, ctx.ui.selected, index) }, "Place")),
+      "aria-label": t("hazari.placeIn", { group }),
+      onclick: () => placeCards(ctx, ctx.ui.selected, index) }, t("hazari.place"))),
   row);
   return dropZone(box, ctx, index);
 }
@@ -237,10 +259,10 @@ function verdictLine(ctx, check) {
   if (!check.complete) {
     const left = 13 - ctx.ui.groups.flat().length;
     return h("p", { class: "verdict pending", id: "hz-verdict" },
-      left ? `${left} card${left === 1 ? "" : "s"} still to place.` : `Place all 13 cards: ${check.problems.join("; ")}.`);
+      left ? t("hazari.stillToPlace", { count: left }) : t("hazari.placeAll", { problems: check.problems.join("; ") }));
   }
-  if (check.valid) return h("p", { class: "verdict ok", id: "hz-verdict" }, "\u2714 Valid arrangement: G1 \u2265 G2 \u2265 G3 \u2265 G4.");
-  return h("p", { class: "verdict bad", id: "hz-verdict" }, `\u2716 Not in descending order: ${check.problems.join("; ")}.`);
+  if (check.valid) return h("p", { class: "verdict ok", id: "hz-verdict" }, t("hazari.valid"));
+  return h("p", { class: "verdict bad", id: "hz-verdict" }, t("hazari.notInOrder", { problems: check.problems.join("; ") }));
 }
 
 function arrangingDock(ctx) {
@@ -248,44 +270,43 @@ function arrangingDock(ctx) {
   const placed = new Set(ui.groups.flat());
   const loose = sortHand(ctx.view.hand.filter((card) => !placed.has(card)));
   const check = checkArrangement(ui.groups);
-  const handRow = h("div", { class: "card-row hand-row" }, loose.map((card) => arrangingCard(ctx, card, "in hand")));
+  const handRow = h("div", { class: "card-row hand-row" }, loose.map((card) => arrangingCard(ctx, card, t("hazari.inHand"))));
   handRow.style.setProperty("--hand-count", String(Math.max(7, Math.ceil(loose.length / 2))));
   enableArrowKeys(handRow);
-  const hand = dropZone(h("div", { class: "group-box hand-box", role: "group", "aria-label": "Cards not yet placed" },
+  const hand = dropZone(h("div", { class: "group-box hand-box", role: "group", "aria-label": t("hazari.notPlaced") },
     handRow), ctx, null);
   return h("div", { class: "hazari-arrange" },
-    h("p", { class: "sr-only", id: "hz-keys" }, "Tap or drag cards into the groups: G1 strongest, G4 (four cards) weakest. ",
-      "Keys: Enter or Space selects a card, arrows move, 1 to 4 place the selection in a group, 0 returns it."),
-    h("section", { class: "hand", role: "region", "aria-label": "Your hand", "aria-describedby": "hz-keys" },
+    h("p", { class: "sr-only", id: "hz-keys" }, t("hazari.keysHelp")),
+    h("section", { class: "hand", role: "region", "aria-label": YOUR_HAND, "aria-describedby": "hz-keys" },
       hand, h("div", { class: "groups" }, [0, 1, 2, 3].map((index) => groupBox(ctx, index)))),
-    h("div", { class: "action-bar", role: "group", "aria-label": "Your actions" },
+    h("div", { class: "action-bar", role: "group", "aria-label": t("hazari.yourActions") },
       h("div", { role: "status", "aria-live": "polite", class: "verdict-box" }, verdictLine(ctx, check)),
       h("div", { class: "row actions" },
         h("button", { type: "button", dataset: { focus: "hz-back" },
-          onclick: () => placeCards(ctx, ui.selected, null) }, "Back to hand"),
+          onclick: () => placeCards(ctx, ui.selected, null) }, t("hazari.backToHand")),
         h("button", { type: "button", id: "hz-suggest", dataset: { focus: "hz-suggest" },
-          onclick: () => ctx.send({ type: "hint" }) }, "Suggest"),
+          onclick: () => ctx.send({ type: "hint" }) }, t("hazari.suggest")),
         h("button", { type: "button", dataset: { focus: "hz-clear" }, onclick: () => {
           ui.groups = [[], [], [], []];
           ui.selected = [];
           saveArrangement(ctx);
           ctx.rerender();
-        } }, "Clear"),
+        } }, t("hazari.clear")),
         h("button", { type: "button", class: "primary", id: "hz-up", dataset: { focus: "hz-up" },
           disabled: !check.complete,
-          onclick: () => ctx.act({ kind: "up", groups: ui.groups }, "up") }, "Up"))));
+          onclick: () => ctx.act({ kind: "up", groups: ui.groups }, "up") }, t("hazari.up")))));
 }
 
 function lockedDock(ctx) {
   const view = ctx.view;
   const waiting = view.up.map((up, seat) => (up ? null : ctx.name(seat))).filter(Boolean);
-  return h("section", { class: "hand hazari-locked", role: "region", "aria-label": "Your hand" },
+  return h("section", { class: "hand hazari-locked", role: "region", "aria-label": YOUR_HAND },
     h("div", { class: "groups" }, view.arrangement.map((group, index) => h("div", { class: "group-box full" },
-      h("div", { class: "group-head" }, h("strong", {}, `G${index + 1}`),
+      h("div", { class: "group-head" }, h("strong", {}, groupName(index)),
         h("span", { class: "combo" }, combinationName(group))),
       h("div", { class: "card-row" }, group.map((card) => cardImage(card, { small: true, extraClass: view.hand.includes(card) ? "" : "played" })))))),
     waiting.length && view.phase === "arranging"
-      ? h("p", { class: "muted" }, `Your groups are locked. Waiting for ${waiting.join(", ")} to say up.`) : null);
+      ? h("p", { class: "muted" }, t("hazari.lockedWaiting", { names: listText(waiting), count: waiting.length })) : null);
 }
 
 /** The docked part: the arrangement while it is to be made, then the locked groups. */
@@ -300,17 +321,17 @@ function roundsTable(ctx, rounds, caption, id = null) {
   if (!rounds.length) return null;
   return scrollBox(h("table", { class: "rounds", id },
     h("caption", {}, caption),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Round"), h("th", { scope: "col" }, "Groups shown, in order"),
-      h("th", { scope: "col" }, "Winner"))),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("hazari.round")), h("th", { scope: "col" }, t("hazari.groupsShown")),
+      h("th", { scope: "col" }, t("hazari.winner")))),
     h("tbody", {}, rounds.map((round) => h("tr", {
       dataset: { round: String(round.number), winner: String(round.winner), points: String(round.points) } },
-      h("th", { scope: "row" }, String(round.number)),
+      h("th", { scope: "row" }, formatNumber(round.number)),
       h("td", {}, h("ul", { class: "plays" }, round.plays.map((play) => h("li", {
         class: play.seat === round.winner ? "winner" : "",
       }, h("span", { class: "who" }, ctx.name(play.seat)),
       h("span", { class: "card-row" }, play.cards.map((card) => cardImage(card, { small: true }))),
-      h("span", { class: "combo" }, play.combination))))),
-      h("td", { class: "round-winner" }, `${ctx.name(round.winner)} (+${round.points})`))))), caption);
+      h("span", { class: "combo" }, playedCombination(play)))))),
+      h("td", { class: "round-winner" }, t("hazari.roundWinner", { name: ctx.name(round.winner), points: round.points })))))), caption);
 }
 
 /** Each seat's match total with the points of the rounds shown so far (a deal is scored with its
@@ -323,9 +344,9 @@ function runningTotals(view) {
 /** The deal of the view as a row of the score table until the history has it: its points so far
  * while its rounds are shown, then its points once scored. */
 function currentDeal(view, deals) {
-  if (view.phase === "showing" && view.rounds.length) return { label: `${view.deal} (so far)`, points: view.deal_points };
+  if (view.phase === "showing" && view.rounds.length) return { label: t("hazari.dealSoFar", { deal: view.deal }), points: view.deal_points };
   const listed = deals.some((deal) => deal.number === view.deal);
-  if (view.rounds.length === 4 && view.last_deal_points && !listed) return { label: String(view.deal), points: view.last_deal_points };
+  if (view.rounds.length === 4 && view.last_deal_points && !listed) return { label: formatNumber(view.deal), points: view.last_deal_points };
   return null;
 }
 
@@ -334,16 +355,17 @@ function scoreTable(ctx) {
   const seats = view.scores.map((_, seat) => seat);
   const deals = ctx.dealResults();
   const current = currentDeal(view, deals);
-  const rows = [...deals.map((deal) => ({ label: String(deal.number), points: deal.points })), ...(current ? [current] : [])];
+  const rows = [...deals.map((deal) => ({ label: formatNumber(deal.number), points: deal.points })), ...(current ? [current] : [])];
   return scrollBox(h("table", { class: "scores", id: "hz-scores" },
-    h("caption", {}, `Scores (match to ${view.options.target})`),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Deal"),
+    h("caption", {}, t("hazari.scoresCaption", { target: view.options.target })),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("hazari.deal")),
       seats.map((seat) => h("th", { scope: "col" }, ctx.name(seat))))),
     h("tbody", {},
       rows.map((row) => h("tr", {}, h("th", { scope: "row" }, row.label),
-        row.points.map((points) => h("td", {}, String(points))))),
-      h("tr", { class: "total" }, h("th", { scope: "row" }, "Total"),
-        runningTotals(view).map((total, seat) => h("td", { dataset: { seat: String(seat) } }, String(total)))))), "Scores");
+        row.points.map((points) => h("td", {}, formatNumber(points))))),
+      h("tr", { class: "total" }, h("th", { scope: "row" }, t("hazari.total")),
+        runningTotals(view).map((total, seat) => h("td", { dataset: { seat: String(seat) } }, formatNumber(total)))))),
+  t("hazari.scores"));
 }
 
 function rememberDeal(ctx) {
@@ -353,26 +375,39 @@ function rememberDeal(ctx) {
   }
 }
 
+/** "You 95, Bot 1 120, ...": each seat's points of a deal. */
+function seatPoints(ctx, points) {
+  return listText(points.map((value, seat) => t("hazari.nameAndPoints", { name: ctx.name(seat), points: value })));
+}
+
 function panel(ctx) {
   const view = ctx.view;
   rememberDeal(ctx);
   const parts = [];
   if (view.rounds.length) {
     const scored = view.rounds.length === 4;
-    const caption = scored ? `Deal ${view.deal}: all four rounds` : `Deal ${view.deal}: round ${view.rounds.length} of 4`;
+    const caption = scored ? t("hazari.allRounds", { deal: view.deal })
+      : t("hazari.roundOfDeal", { deal: view.deal, round: view.rounds.length });
     parts.push(roundsTable(ctx, view.rounds, caption, "hz-rounds"));
   }
   if (view.rounds.length === 4 && view.last_deal_points) {
-    parts.push(h("p", { class: "deal-result", id: "hz-deal-result" }, `Deal ${view.deal} points: `,
-      view.last_deal_points.map((points, seat) => `${ctx.name(seat)} ${points}`).join(", "), "."));
+    parts.push(h("p", { class: "deal-result", id: "hz-deal-result" },
+      t("hazari.dealPoints", { deal: view.deal, points: seatPoints(ctx, view.last_deal_points) })));
   } else if (view.rounds.length === 0 && ctx.ui.lastDeal && ctx.ui.lastDeal.deal < view.deal) {
     const last = ctx.ui.lastDeal;
-    parts.push(h("details", { class: "last-deal" }, h("summary", {}, `Previous deal (${last.deal}): `,
-      (last.points || []).map((points, seat) => `${ctx.name(seat)} ${points}`).join(", ")),
-    roundsTable(ctx, last.rounds, `Deal ${last.deal}`)));
+    parts.push(h("details", { class: "last-deal" }, h("summary", {},
+      t("hazari.previousDeal", { deal: last.deal, points: seatPoints(ctx, last.points || []) })),
+    roundsTable(ctx, last.rounds, t("hazari.dealCaption", { deal: last.deal }))));
   }
   parts.push(scoreTable(ctx));
   return h("div", { class: "game-panel hazari" }, parts);
+}
+
+/** "Round 2 of 4: Bot 1 wins (Pair)", or "... You win ...". */
+function roundLine(ctx, round) {
+  const combination = playedCombination(round.plays.find((p) => p.seat === round.winner));
+  return round.winner === ctx.mySeat ? t("hazari.roundYouWin", { round: round.number, combination })
+    : t("hazari.roundWins", { round: round.number, name: ctx.name(round.winner), combination });
 }
 
 function centre(ctx) {
@@ -380,32 +415,34 @@ function centre(ctx) {
   const lines = [];
   if (view.phase === "arranging") {
     const up = view.up.filter(Boolean).length;
-    lines.push(h("p", { class: "phase-line" }, `Deal ${view.deal}: arranging \u2014 ${up} of 4 up`));
+    lines.push(h("p", { class: "phase-line" }, t("hazari.arrangingLine", { deal: view.deal, up })));
   } else if (view.phase === "showing") {
     const round = view.rounds[view.rounds.length - 1];
-    lines.push(h("p", { class: "phase-line" }, round
-      ? `Round ${round.number} of 4: ${ctx.name(round.winner)} ${round.winner === ctx.mySeat ? "win" : "wins"} (${round.plays.find((p) => p.seat === round.winner).combination})`
-      : "All up: the rounds are shown next"));
+    lines.push(h("p", { class: "phase-line" }, round ? roundLine(ctx, round) : t("hazari.allUp")));
   } else if (view.phase === "dealing") {
-    lines.push(h("p", { class: "phase-line" }, view.deal ? `Deal ${view.deal} scored; the next deal comes` : "Dealing"));
+    lines.push(h("p", { class: "phase-line" }, view.deal ? t("hazari.dealScored", { deal: view.deal }) : t("hazari.dealing")));
   } else if (view.phase === "finished") {
-    lines.push(h("p", { class: "phase-line" }, `Match over: ${view.winners.map((seat) => ctx.name(seat)).join(" and ")} won`));
+    const winners = view.winners.map((seat) => ctx.name(seat));
+    lines.push(h("p", { class: "phase-line" }, t("hazari.matchOver", { names: listText(winners, "and"), count: winners.length })));
   }
-  lines.push(h("p", { class: "muted" }, `Dealer: ${ctx.name(view.dealer)}`));
+  lines.push(h("p", { class: "muted" }, t("hazari.dealer", { name: ctx.name(view.dealer) })));
   return h("div", { class: "centre-info" }, lines);
 }
 
 function seatExtras(ctx, seat) {
   const view = ctx.view;
-  const parts = [h("span", { class: "score" }, `${runningTotals(view)[seat]} pts`)];
-  if (view.phase === "arranging") parts.push(h("span", { class: view.up[seat] ? "badge ok" : "badge" }, view.up[seat] ? "up \u2714" : "arranging"));
+  const parts = [h("span", { class: "score" }, t("hazari.pointsShort", { count: runningTotals(view)[seat] }))];
+  if (view.phase === "arranging") {
+    parts.push(h("span", { class: view.up[seat] ? "badge ok" : "badge" }, view.up[seat] ? t("hazari.upBadge") : t("hazari.arrangingBadge")));
+  }
   const round = view.rounds[view.rounds.length - 1];
   const play = round ? round.plays.find((p) => p.seat === seat) : null;
   if (play) {
     parts.push(h("span", { class: `seat-play${round.winner === seat ? " winner" : ""}` },
       moveIn(h("span", { class: "card-row" }, play.cards.map((card) => cardImage(card, { small: true }))),
         `round:${view.deal}:${round.number}:${seat}`, "flip"),
-      h("span", { class: "combo" }, `${play.combination}${round.winner === seat ? " \u2014 wins" : ""}`)));
+      h("span", { class: "combo" }, round.winner === seat ? t("hazari.playWins", { combination: playedCombination(play) })
+        : playedCombination(play))));
   }
   return parts;
 }
@@ -417,7 +454,7 @@ function onHint(ctx, action) {
   ctx.ui.selected = [];
   saveArrangement(ctx);
   ctx.rerender();
-  announce("A suggested arrangement is filled in; check it and press Up.");
+  announce(t("hazari.suggested"));
 }
 
 function onState(ctx, before, after) {
@@ -425,7 +462,8 @@ function onState(ctx, before, after) {
   const now = after.view.rounds || [];
   if (now.length > was.length && now.length > 0) {
     const round = now[now.length - 1];
-    announce(`Round ${round.number}: ${ctx.name(round.winner)} ${round.winner === ctx.mySeat ? "win" : "wins"} ${round.points} points.`);
+    announce(round.winner === ctx.mySeat ? t("hazari.youTakeRound", { round: round.number, count: round.points })
+      : t("hazari.takesRound", { round: round.number, name: ctx.name(round.winner), count: round.points }));
   }
 }
 

@@ -1,17 +1,19 @@
 // Help where it is needed at the table: a "How it works" popover per game (Hazari's ranking with an
 // example of each combination and how a deal's points are counted, the words of Azi, what a
-// Hasenpfeffer bid commits a team to), and a short guided first deal, remembered once done.
+// Hasenpfeffer bid commits a team to), and a short guided first deal, remembered once done. The
+// words are the catalog's (area "help"); the example cards are drawn, their notation stays.
 
 import { cardImage } from "./cards.js";
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 
 const RANKING = [
-  ["Troy", "three cards of one rank", ["AS", "AH", "AD"]],
-  ["Colour run", "a run of three in one suit", ["QS", "KS", "AS"]],
-  ["Run", "a run of three in mixed suits", ["QS", "KH", "AD"]],
-  ["Colour", "three cards of one suit", ["AS", "KS", "JS"]],
-  ["Pair", "two of one rank and one other", ["9S", "9H", "KD"]],
-  ["Indi", "anything else", ["AS", "KH", "JD"]],
+  [t("help.troy"), t("help.troyWhat"), ["AS", "AH", "AD"]],
+  [t("help.colourRun"), t("help.colourRunWhat"), ["QS", "KS", "AS"]],
+  [t("help.run"), t("help.runWhat"), ["QS", "KH", "AD"]],
+  [t("help.colour"), t("help.colourWhat"), ["AS", "KS", "JS"]],
+  [t("help.pair"), t("help.pairWhat"), ["9S", "9H", "KD"]],
+  [t("help.indi"), t("help.indiWhat"), ["AS", "KH", "JD"]],
 ];
 
 /** A card pictured in the help (not marked as one of the table's cards). */
@@ -23,17 +25,14 @@ function exampleCard(card) {
 
 function hazariHelp() {
   return [
-    h("h3", {}, "Strongest groups first"),
+    h("h3", {}, t("help.strongestFirst")),
     h("ol", { class: "ranking" }, RANKING.map(([name, what, cards]) => h("li", {},
       h("strong", {}, name), ` \u2014 ${what} `,
       h("span", { class: "card-row" }, cards.map(exampleCard))))),
-    h("p", {}, "Within one kind the higher cards win; a run A-K-Q is the best run, then A-2-3. "
-      + "G1 must be at least as strong as G2, G2 as G3, and G3 as G4 (its best three cards)."),
-    h("h3", {}, "How a deal's points are counted"),
-    h("p", {}, "The best group of each round takes every card shown in it. Aces, kings, queens, jacks "
-      + "and tens are worth 10, the other cards 5; a deal shares out 360 points."),
-    h("p", {}, "Example: winning a round in which A\u2660 A\u2665 A\u2666 K\u2660 Q\u2660 J\u2660 9\u2665 9\u2666 2\u2663 "
-      + "10\u2660 8\u2665 6\u2663 were shown gives +95 = 10+10+10 + 10+10+10 + 5+5+5 + 10+5+5."),
+    h("p", {}, t("help.withinOneKind")),
+    h("h3", {}, t("help.pointsTitle")),
+    h("p", {}, t("help.pointsCounted")),
+    h("p", {}, t("help.pointsExample")),
   ];
 }
 
@@ -43,29 +42,28 @@ function glossary(entries) {
 }
 
 const AZI_WORDS = [
-  ["Trump and the turned-up card", "The last card dealt is shown face up; its suit is trump for the deal."],
-  ["Six on the scene", "When the turned-up card is an Ace, the 6 of trumps becomes the highest card of the deal."],
-  ["Ante and pot", "Everyone pays the stake into the pot at the start of a game; the first to take two tricks wins the pot."],
-  ["Bet, call, raise, fold", "The highest bet wins the right to lead. Call to match it, raise to bid more, fold to drop out (what you put in stays in the pot)."],
-  ["All-in", "Calling with every chip you have left: you stay in the deal but can only win as much from each player as you put in."],
-  ["Azi", "Three players took one trick each: nobody wins, the pot stays and the game is dealt again."],
-  ["Buy-in", "The chips you bring from your wallet to a chip table; what is left of them goes back to your wallet when you leave."],
-  ["Buy-in after an Azi", "Players without a trick may pay half the pot to play the re-deal; the three with a trick play for free."],
+  [t("help.aziTrump"), t("help.aziTrumpMeaning")],
+  [t("help.aziSix"), t("help.aziSixMeaning")],
+  [t("help.aziAnte"), t("help.aziAnteMeaning")],
+  [t("help.aziBetting"), t("help.aziBettingMeaning")],
+  [t("help.aziAllIn"), t("help.aziAllInMeaning")],
+  [t("help.aziAzi"), t("help.aziAziMeaning")],
+  [t("help.aziBuyIn"), t("help.aziBuyInMeaning")],
+  [t("help.aziBuyInAfterAzi"), t("help.aziBuyInAfterAziMeaning")],
 ];
 
 const HASENPFEFFER_WORDS = [
-  ["A bid of N", "Your team promises to take at least N of the six tricks. Make it and your team scores a point per trick taken; "
-        + "fall short and it loses N points. The other team scores a point per trick it takes."],
-  ["Pass", "A pass is final for the deal. When three have passed, the last bidder wins the bidding."],
-  ["The widow", "The card left over: the winner of the bidding takes it, names trump and lays one card away."],
-  ["Trumps", "The Joker is the best card, then the Jack of trumps, then the other Jack of the same colour, then A K Q 10 9."],
-  ["Little and Big Pepper", "At pepper tables: a promise of all six tricks, Big Pepper for double points."],
+  [t("help.hpBid"), t("help.hpBidMeaning")],
+  [t("help.hpPass"), t("help.hpPassMeaning")],
+  [t("help.hpWidow"), t("help.hpWidowMeaning")],
+  [t("help.hpTrumps"), t("help.hpTrumpsMeaning")],
+  [t("help.hpPepper"), t("help.hpPepperMeaning")],
 ];
 
 const HELP = {
-  hazari: ["Which group is stronger?", hazariHelp],
-  azi: ["What the words mean", () => glossary(AZI_WORDS)],
-  hasenpfeffer: ["What a bid means", () => glossary(HASENPFEFFER_WORDS)],
+  hazari: [t("help.hazariTitle"), hazariHelp],
+  azi: [t("help.aziTitle"), () => glossary(AZI_WORDS)],
+  hasenpfeffer: [t("help.hasenpfefferTitle"), () => glossary(HASENPFEFFER_WORDS)],
 };
 
 /**
@@ -81,7 +79,7 @@ export function tableHelp(game, kept) {
       ontoggle: (event) => { kept.open = event.target.open; } },
       h("summary", {}, title),
       h("div", { class: "help-body", role: "note", "aria-label": title }, body(),
-        h("p", {}, h("a", { href: `#/rules/${game}` }, "All the rules")))));
+        h("p", {}, h("a", { href: `#/rules/${game}` }, t("help.allRules"))))));
 }
 
 // --- the guided first deal ------------------------------------------------------------------------
@@ -89,20 +87,20 @@ export function tableHelp(game, kept) {
 // Each tip with the phases it belongs to: the guide moves on by itself when the deal does.
 const GUIDES = {
   hazari: [
-    [["arranging"], "Your 13 cards are at the bottom. Sort them into four groups: G1, G2 and G3 of three cards, G4 of four."],
-    [["arranging"], "Tap cards, then \"Place\" on a group (or drag them). G1 must be your strongest group, G4 your weakest."],
-    [["arranging"], "Stuck? \"Suggest\" fills in a good arrangement. \"Which group is stronger?\" shows the ranking."],
-    [["arranging", "showing"], "When the check says the arrangement is valid, press \"Up\". The four rounds are then shown one by one."],
+    [["arranging"], t("help.hazariTip1")],
+    [["arranging"], t("help.hazariTip2", { place: t("hazari.place") })],
+    [["arranging"], t("help.hazariTip3", { suggest: t("hazari.suggest"), help: t("help.hazariTitle") })],
+    [["arranging", "showing"], t("help.hazariTip4", { up: t("hazari.up") })],
   ],
   azi: [
-    [["discard", "betting"], "Every player has paid the stake into the pot. The turned-up card shows the trump suit."],
-    [["betting"], "Bet to win the right to lead: call to match the highest bet, raise to bid more, or fold."],
-    [["play"], "Now play: follow the suit led if you can, else play a trump. Two tricks win the pot."],
+    [["discard", "betting"], t("help.aziTip1")],
+    [["betting"], t("help.aziTip2")],
+    [["play"], t("help.aziTip3")],
   ],
   hasenpfeffer: [
-    [["bidding"], "You and the player opposite are partners. Bid how many of the six tricks your team will take, or pass."],
-    [["trump", "discard"], "The winner of the bidding takes the widow card, names trump and lays one card away."],
-    [["play"], "Follow the suit led if you can. The Joker and the two Jacks of trump's colour are the best trumps."],
+    [["bidding"], t("help.hasenpfefferTip1")],
+    [["trump", "discard"], t("help.hasenpfefferTip2")],
+    [["play"], t("help.hasenpfefferTip3")],
   ],
 };
 
@@ -136,14 +134,14 @@ export function guideBox(game, phase, ui, rerender) {
   ui.guideStep = step;
   const last = step === steps.length - 1;
   const close = () => { finishGuide(game); rerender(); };
-  return h("aside", { class: "guide", id: "guide", "aria-label": "First deal guide" },
-    h("p", {}, h("strong", {}, `Tip ${step + 1} of ${steps.length}: `), steps[step][1]),
+  return h("aside", { class: "guide", id: "guide", "aria-label": t("help.guide") },
+    h("p", {}, h("strong", {}, t("help.tipOf", { step: step + 1, count: steps.length })), " ", steps[step][1]),
     h("div", { class: "row" },
       h("button", { type: "button", class: "small-button", id: "guide-next", dataset: { focus: "guide-next" },
         onclick: () => {
           if (last) close();
           else { ui.guideStep = step + 1; rerender(); }
-        } }, last ? "Got it" : "Next tip"),
+        } }, last ? t("help.gotIt") : t("help.nextTip")),
       last ? null : h("button", { type: "button", class: "small-button", id: "guide-skip", dataset: { focus: "guide-skip" },
-        onclick: close }, "Skip the tips")));
+        onclick: close }, t("help.skipTips"))));
 }
