@@ -238,7 +238,7 @@ function groupBox(ctx, index) {
   const group = groupName(index);
   const row = h("div", { class: "card-row" }, cards.map((card) => arrangingCard(ctx, card, t("hazari.inGroup", { group }))));
   enableArrowKeys(row);
-  let name = t("hazari.groupCount", { placed: cards.length, size });
+  let name = `${formatNumber(cards.length)}/${formatNumber(size)}`;
   if (full) {
     name = index === 3 ? t("hazari.groupFourName", { combination: combinationName(cards),
       cards: bestTriple(cards).map(cardShort).join(" ") }) : combinationName(cards);
