@@ -18,10 +18,20 @@ import { showTable, watchTable } from "./table.js";
 
 let leavePage = null;
 
+/** Keeps the choice with the player's account (so that signing in elsewhere brings it), then reloads. */
+async function chooseLanguage(code) {
+  const player = savedPlayer();
+  if (player) {
+    await api(`/api/players/${encodeURIComponent(player.id)}/language`, { method: "PUT", token: player.token,
+      body: { language: code } }).catch(() => {});
+  }
+  switchLanguage(code);
+}
+
 /** The header's language switch: each language named in itself; a choice reloads the page in it. */
 function languageSwitch() {
   const select = h("select", { id: "language-switch", "aria-label": t("nav.language"),
-    onchange: (event) => switchLanguage(event.target.value) },
+    onchange: (event) => chooseLanguage(event.target.value) },
   languageChoices().map(({ code, name }) => h("option", { value: code, lang: code, selected: code === language }, name)));
   return h("label", { class: "language-switch" }, select);
 }
