@@ -45,6 +45,11 @@ def no_notice_before_sync(listener: Client, speaker: Client, text: str) -> None:
     assert not [m for m in listener.received[before:] if notice(m)], listener.received[before:]
 
 
+def frame(code: str, seat: int, player: Client) -> Message:
+    """The notice about ``player`` in ``seat``."""
+    return {"type": "notice", "code": code, "seat": seat, "name": player.name, "player_id": player.id}
+
+
 def seated(player: Client, seat: int) -> Message:
     return player.state_where(lambda m: seat_entry(m, seat)["player_id"] == player.id)
 
@@ -59,9 +64,7 @@ def test_a_guest_who_sits_down_is_announced_to_the_others_and_not_to_himself(cli
         seated(guest, 1)
         assert watcher.until(notice)["name"] == "Host"
         for listener in (host, watcher):
-            joined = listener.until(notice)
-            assert joined == {"type": "notice", "code": "room/joined", "seat": 1, "name": "Ana",
-                              "player_id": guest.id}
+            assert listener.until(notice) == frame("room/joined", 1, guest)
         no_notice_before_sync(guest, host, "welcome")
 
         guest.send({"type": "sit", "seat": 2})
@@ -70,8 +73,7 @@ def test_a_guest_who_sits_down_is_announced_to_the_others_and_not_to_himself(cli
 
         guest.send({"type": "stand"})
         host.state_where(lambda m: seat_entry(m, 2)["player_id"] is None)
-        assert host.until(notice) == {"type": "notice", "code": "room/left", "seat": 2, "name": "Ana",
-                                      "player_id": guest.id}
+        assert host.until(notice) == frame("room/left", 2, guest)
         assert watcher.until(notice)["code"] == "room/left"
         no_notice_before_sync(guest, host, "bye")
 
@@ -100,15 +102,13 @@ def test_a_dropped_player_leaves_comes_back_and_his_seat_waits_meanwhile(
             assert seat_entry(seated(guest, 1), 1)["grace_until"] is None
             assert host.until(notice)["code"] == "room/joined"
         dropped_at = clock.now()
-        left = host.until(notice)
-        assert left == {"type": "notice", "code": "room/left", "seat": 1, "name": "Ana", "player_id": guest.id}
+        assert host.until(notice) == frame("room/left", 1, guest)
         waiting = host.state_where(lambda m: not seat_entry(m, 1)["connected"])
         assert seat_entry(waiting, 1)["grace_until"] == dropped_at + GRACE
         assert seat_entry(waiting, 0)["grace_until"] is None
 
         with guest.connected(room_id):
-            back = host.until(notice)
-            assert back == {"type": "notice", "code": "room/back", "seat": 1, "name": "Ana", "player_id": guest.id}
+            assert host.until(notice) == frame("room/back", 1, guest)
             assert seat_entry(host.last_state or {}, 1)["grace_until"] is None
             assert seat_entry(guest.last_state or {}, 1)["connected"]
             no_notice_before_sync(guest, host, "welcome back")
@@ -149,4 +149,5 @@ def test_a_join_to_a_taken_seat_is_refused_and_changes_nothing(client: TestClien
         assert guest.error()["code"] == "room/bad_seat"
         no_notice_before_sync(host, host, "no such seat")
         assert host.last_state is not None and host.last_state["version"] == before["version"]
-        assert [entry["player_id"] for entry in host.last_state["room"]["seats"]] == [host.id, None, None, None]
+        seats = host.last_state["room"]["seats"]
+        assert [entry["player_id"] for entry in seats] == [host.id, None, None, None]
