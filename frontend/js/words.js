@@ -77,6 +77,10 @@ const ERRORS = {
   // The room
   "room/not_found": "This room does not exist (any more).",
   "room/seat_taken": "That seat has just been taken.",
+  // Who comes and goes (notices, not errors: the table says them with the player's name, see PRESENCE).
+  "room/joined": "A player took a seat.",
+  "room/back": "A player is back at the table.",
+  "room/left": "A player left the table.",
   "room/refused": "The room refused that.",
   "room/not_seated": "Sit down first.",
   "room/bad_seat": "There is no such seat.",
