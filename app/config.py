@@ -20,6 +20,7 @@ class Settings(BaseSettings):
     test_mode: bool = False
     reveal_pause: float = 2.5
     deal_pause_seconds: float = 20.0
+    rematch_seconds: float = Field(default=30.0, ge=0)
     bot_delay: float = 0.8
     starting_chips: int = 1000
     topup_below: int = 200

@@ -17,6 +17,7 @@ from starlette.testclient import TestClient, WebSocketTestSession
 from app.config import Settings
 from app.db.session import close_engine, make_engine
 from app.games.cards import JOKER, Card, standard_deck
+from app.main import create_app
 from app.rooms.clock import Clock
 
 Message = dict[str, Any]
@@ -72,6 +73,21 @@ class ManualClock(Clock):
     def _tell(self) -> None:
         if self.changed is not None:
             self.changed.set()
+
+
+@contextmanager
+def clocked_app(database_url: str, **settings: object) -> Iterator[tuple[TestClient, ManualClock]]:
+    """The app (with ``settings``), its rooms on a :class:`ManualClock` that moves only when the
+    test moves it (:func:`advance`)."""
+    with TestClient(create_app(make_settings(database_url, **settings), run_migrations=False)) as http:
+        clock = ManualClock()
+        http.app.state.rooms.timing.clock = clock  # type: ignore[attr-defined]
+        yield http, clock
+
+
+def advance(http: TestClient, clock: ManualClock, seconds: float) -> None:
+    assert http.portal is not None
+    http.portal.call(clock.advance, seconds)
 
 
 def deck_for_hands(hands: Sequence[Sequence[str]], dealer: int, order: Callable[[int, int], int],

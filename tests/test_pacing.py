@@ -14,7 +14,16 @@ from azi_support import BET10, CALL, FOLD, AziTable, azi_deck_for, options_with
 from azi_support import play as azi_play
 from hasenpfeffer_support import STANDARD_SIX, HpTable, hp_deck, play
 from starlette.testclient import TestClient
-from support import Client, ManualClock, Message, make_settings, seat_all, seat_owner_with_bots
+from support import (
+    Client,
+    ManualClock,
+    Message,
+    advance,
+    clocked_app,
+    make_settings,
+    seat_all,
+    seat_owner_with_bots,
+)
 from test_hazari_protocol import GROUPS, deck_giving, hand_text
 
 from app.main import create_app
@@ -148,16 +157,8 @@ BOT_TABLE_DECK = hp_deck({0: "9H 10H 9D 10D 9C 10C", 1: "AH KH QH JH AS KS",
 def clocked(fresh_sqlite_url: str) -> Iterator[tuple[TestClient, ManualClock]]:
     """The app with the server's own pauses, its rooms on a clock that moves only when the test
     moves it."""
-    settings = make_settings(fresh_sqlite_url, reveal_pause=PAUSE, deal_pause_seconds=DEAL_PAUSE)
-    with TestClient(create_app(settings, run_migrations=False)) as http:
-        clock = ManualClock()
-        http.app.state.rooms.timing.clock = clock  # type: ignore[attr-defined]
-        yield http, clock
-
-
-def advance(http: TestClient, clock: ManualClock, seconds: float) -> None:
-    assert http.portal is not None
-    http.portal.call(clock.advance, seconds)
+    with clocked_app(fresh_sqlite_url, reveal_pause=PAUSE, deal_pause_seconds=DEAL_PAUSE) as app:
+        yield app
 
 
 def sleeping_until(http: TestClient, clock: ManualClock, moment: float) -> None:

@@ -55,7 +55,7 @@ async def new_match(store: Store) -> tuple[str, str]:
     await store.create_room(room, seats=2)
     match = models.Match(id=new_id(), room_id=room.id, game="azi", options={}, first_dealer=0,
                          stacks=None, status="running", started_at=now(), finished_at=None, result=None)
-    await store.start_match(match, [], StepRecord(match.id), version=1)
+    await store.start_match(match, [], StepRecord(match.id), version=1, held=[])
     # Its log is no game's: the room must not be rebuilt by a server that starts on this database.
     await store.set_room_status(room.id, "finished")
     return match.id, player.id

@@ -10,6 +10,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    StrictBool,
     StrictInt,
     StrictStr,
     TypeAdapter,
@@ -98,6 +99,13 @@ class NextDeal(Message):
     type: Literal["next_deal"]
 
 
+class Rematch(Message):
+    """After a match: this player plays again (``accept``) or leaves the next match to a bot."""
+
+    type: Literal["rematch"]
+    accept: StrictBool = True
+
+
 class Chat(Message):
     """A line of table chat; :func:`chat_text` says what its text may hold."""
 
@@ -113,10 +121,10 @@ class React(Message):
 
 
 Inbound = Annotated[Auth | Sit | Stand | AddBot | Start | Close | Hint | Seed | Act | Draft | NextDeal
-                    | Chat | React, Field(discriminator="type")]
+                    | Rematch | Chat | React, Field(discriminator="type")]
 INBOUND = TypeAdapter(Inbound)
 TYPES = ("auth", "sit", "stand", "add_bot", "start", "close", "hint", "seed", "act", "draft", "next_deal",
-         "chat", "react")
+         "rematch", "chat", "react")
 # Characters that could reorder or hide the text around a line on other players' screens.
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 MAX_DEPTH = 16

@@ -35,6 +35,7 @@ from app.api.messages import (
     Inbound,
     NextDeal,
     React,
+    Rematch,
     Seed,
     Sit,
     Stand,
@@ -272,6 +273,8 @@ async def _handle(room: Room, conn: SocketConnection, message: Inbound) -> None:
             await room.draft(conn, groups)
         case NextDeal():
             await room.next_deal(conn)
+        case Rematch(accept=accept):
+            await room.rematch(conn, accept)
 
 
 async def _receive_text(websocket: WebSocket) -> str:

@@ -347,17 +347,28 @@ class Store:
             await session.execute(
                 update(models.Room).where(models.Room.id == room_id).values(status=status))
 
-    async def start_match(self, match: models.Match, seats: list[models.MatchSeat],
-                          step: StepRecord, version: int) -> None:
+    async def start_match(self, match: models.Match, seats: list[models.MatchSeat], step: StepRecord,
+                          version: int, held: list[SeatRow], ante: int | None = None) -> None:
+        """Start ``match`` in its room, whose seats become ``held`` (a rematch may give a person's
+        seat to a bot); at a chip table (``ante`` given) its people hold their chip seats again, as
+        :meth:`save_room_seats` checks them."""
         async with self.sessions.begin() as session:
             session.add(match)
             await session.flush()
             for seat in seats:
                 seat.game = match.game
             session.add_all(seats)
+            for number, row in enumerate(held):
+                await session.execute(
+                    update(models.RoomSeat)
+                    .where(models.RoomSeat.room_id == match.room_id, models.RoomSeat.seat == number)
+                    .values(player_id=row.player_id, bot=row.bot, buy_in=row.buy_in))
             await session.execute(
                 update(models.Room).where(models.Room.id == match.room_id)
                 .values(status="playing", match_id=match.id, version=version))
+            if ante is not None:
+                people = [row.player_id for row in held if row.player_id]
+                await _hold_chip_seats(session, match.room_id, people, ante)
             await session.flush()
             await StepRows.of([step]).write(session)
 

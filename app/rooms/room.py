@@ -32,7 +32,7 @@ from app.db.store import (
     now,
     player_account,
 )
-from app.games.base import JSON, Engine, Seating, Transition
+from app.games.base import JSON, Engine, Rejection, Seating, Transition
 from app.games.cards import card_texts, parse_cards
 from app.games.replay import replay_step
 from app.logs import room_context
@@ -42,6 +42,7 @@ from app.rooms.chat import ChatLine, TableChat
 from app.rooms.clock import TurnClock
 from app.rooms.dealing import Dealer
 from app.rooms.notices import timeout_text, timeout_text_for_others
+from app.rooms.rematch import RematchOffer
 from app.rooms.seating import (
     ChipRules,
     Connection,
@@ -83,6 +84,7 @@ class Room:
         self.drafts: dict[int, list[list[str]]] = {}
         self.deal_pause: DealPause | None = None
         self.trick_shown_until = 0.0
+        self.rematch_offer: RematchOffer | None = None
         self._pause_changed = asyncio.Event()
         self._timer_task: asyncio.Task[None] | None = None
         self._grace_tasks: dict[int, asyncio.Task[None]] = {}
@@ -142,7 +144,8 @@ class Room:
         options = {**self.options, **self.room_options}
         return {"id": self.id, "game": self.engine.name, "options": options,
                 "private": self.private, "owner": self.owner_id, "status": self.status,
-                "match_id": self.match_id, "seats": seats}
+                "match_id": self.match_id, "seats": seats,
+                "rematch": self._rematch_json()}
 
     def shared_state(self) -> JSON:
         """What the ``state`` message of every connection has in common."""
@@ -225,6 +228,8 @@ class Room:
         if conn in self.connections:
             self._forget(conn)
             self.broadcast()
+            if self.rematch_offer is not None:
+                self._spawn(self._rematch_if_settled())
 
     def _forget(self, conn: Connection) -> None:
         """Take the connection off the room; a player left with none keeps his seat for the grace
@@ -395,8 +400,12 @@ class Room:
     # --- the match -----------------------------------------------------------------------
 
     async def start(self, conn: Connection) -> None:
+        """The owner starts the match; once a match is over, the next one (:meth:`rematch`)."""
         self._require_owner(conn)
         async with self.lock:
+            if self._match_over():
+                await self._owner_starts_rematch(conn)
+                return
             self._require_not_started("start it again")
             occupants = [occupant for occupant in self.seats if occupant is not None]
             self._check_seat_count(len(occupants))
@@ -427,12 +436,86 @@ class Room:
         seat_rows = [models.MatchSeat(match_id=match.id, seat=seat, player_id=o.player_id,
                                       name=o.name, bot=o.bot) for seat, o in enumerate(occupants)]
         state = self.engine.start(self.options, seating)
+        held = [SeatRow(o.player_id, o.bot, o.buy_in) for o in occupants]
+        ante = self.chips.ante if self.chips.enabled else None
 
         def begin() -> None:
+            self._new_match()
             self.seats, self.match_id, self.status = list(occupants), match_id, "playing"
             self._commit(state, record)
             log.info("match started")
-        await self._store_then(self.store.start_match(match, seat_rows, record, self.version + 1), begin)
+        await self._store_then(self.store.start_match(match, seat_rows, record, self.version + 1,
+                                                      held, ante=ante), begin)
+
+    def _new_match(self) -> None:
+        """Forget what belongs to the match before (a rematch starts from its first deal)."""
+        self.turns = TurnClock(seconds=self.turns.seconds, missed_limit=self.turns.missed_limit)
+        self.dealer = Dealer(self.engine.full_deck(), self.test_setup.decks)
+        self.applied, self.drafts, self.deal_pause, self.rematch_offer = {}, {}, None, None
+        self.trick_shown_until, self.seq, self.deals = 0.0, 0, 0
+
+    # --- play again --------------------------------------------------------------------------
+
+    def _match_over(self) -> bool:
+        return self.state is not None and self.engine.outcome(self.state) is not None
+
+    def _rematch_json(self) -> JSON | None:
+        """Once a match is over (not stopped by an operator): the answers to playing again so far."""
+        if not self._match_over() or self.stopped:
+            return None
+        return (self.rematch_offer or RematchOffer(deadline=None)).to_json()
+
+    def _people_at_table(self) -> list[int]:
+        """Seats of people (not bots) with a connection to the room."""
+        return [seat for seat, occupant in enumerate(self.seats) if occupant is not None
+                and occupant.bot is None and self.is_connected(occupant)]
+
+    async def rematch(self, conn: Connection, accept: bool) -> None:
+        """A player of the finished match plays again or not (:mod:`app.rooms.rematch`)."""
+        player_id = self._require_player(conn)
+        async with self.lock:
+            seat = self.seat_of(player_id)
+            if seat is None:
+                raise RoomError("only the players of this table's match can answer a rematch",
+                                code="room/not_seated")
+            if self.stopped:
+                raise RoomError("an operator has closed this table", code="room/closed")
+            if not self._match_over():
+                raise RoomError("the match is not over; playing again is offered once it ends",
+                                code="rematch/not_over")
+            offer = self.rematch_offer or RematchOffer(deadline=self.clock.now() + self.timing.rematch_wait)
+            offer.answer(seat, accept)
+            self.rematch_offer = offer
+            if offer.settled(self._people_at_table()):
+                await self._start_rematch(offer)
+            else:
+                self.version += 1
+                self.broadcast()
+        self.schedule()
+
+    async def _owner_starts_rematch(self, conn: Connection) -> None:
+        offer = self.rematch_offer
+        if offer is None:
+            raise RoomError("nobody has asked to play again yet; send rematch to offer it",
+                            code="rematch/no_offer")
+        offer.check_owner_start(self.seat_of(conn.player_id), self._people_at_table(), self.clock.now())
+        await self._start_rematch(offer)
+
+    async def _rematch_if_settled(self) -> None:
+        """A person left the table: the others may now all have answered."""
+        async with self.lock:
+            offer = self.rematch_offer
+            if offer is not None and self._match_over() and offer.settled(self._people_at_table()):
+                try:
+                    await self._start_rematch(offer)
+                except Rejection as refusal:
+                    log.warning("room %s: the rematch did not start: %s", self.id, refusal)
+        self.schedule()
+
+    async def _start_rematch(self, offer: RematchOffer) -> None:
+        occupants = offer.occupants(self.seats, self._people_at_table(), self.removed,
+                                    self.chips.max_buy_in if self.chips.enabled else None)
+        await self._start_match(occupants)
 
     def _account(self, match_id: str, seat: int) -> str:
         occupant = self.seats[seat]

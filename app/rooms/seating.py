@@ -92,7 +92,9 @@ class Timing:
     his seat before the bot plays for him; missed decisions in a row before it does; the pause before
     a step nobody waits for (an automatic step, a bot's move, a timeout) is tried again after the
     database did not take it; how long a finished deal's result stays before the next deal when not
-    every player present has asked for it (``next_deal``). ``clock`` measures them all."""
+    every player present has asked for it (``next_deal``); how long the players of a finished match
+    have to answer an offer to play again before the owner may start without them. ``clock``
+    measures them all."""
 
     auto_pause: float = 0.0
     bot_delay: float = 0.0
@@ -101,6 +103,7 @@ class Timing:
     seed_wait: float = 0.0
     retry_pause: float = 1.0
     deal_pause: float = 0.0
+    rematch_wait: float = 30.0
     clock: Clock = field(default_factory=Clock)
 
 

@@ -14,27 +14,47 @@ import { showProfile } from "./profile.js";
 import { showReplay } from "./replay.js";
 import { showRules } from "./rules.js";
 import { walletLine } from "./stakes.js";
+import { language, languageChoices, switchLanguage, t } from "./i18n.js";
 import { joinTable, showTable, watchTable } from "./table.js";
 
 let leavePage = null;
+
+/** Keeps the choice with the player's account (so that signing in elsewhere brings it), then reloads. */
+async function chooseLanguage(code) {
+  const player = savedPlayer();
+  if (player) {
+    await api(`/api/players/${encodeURIComponent(player.id)}/language`, { method: "PUT", token: player.token,
+      body: { language: code } }).catch(() => {});
+  }
+  switchLanguage(code);
+}
+
+/** The header's language switch: each language named in itself; a choice reloads the page in it. */
+function languageSwitch() {
+  const select = h("select", { id: "language-switch", "aria-label": t("nav.language"),
+    onchange: (event) => chooseLanguage(event.target.value) },
+  languageChoices().map(({ code, name }) => h("option", { value: code, lang: code, selected: code === language }, name)));
+  return h("label", { class: "language-switch" }, select);
+}
 
 /** Redraws the header: who is playing, his wallet (and apart from it his chips at a table), and the links. */
 export async function refreshPlayerNav() {
   const nav = document.getElementById("player-nav");
   const player = savedPlayer();
   clear(nav);
-  nav.appendChild(h("a", { href: "#/" }, "Lobby"));
-  if (player) nav.appendChild(h("a", { href: "#/history" }, "My matches"));
-  nav.appendChild(h("a", { href: "#/leaderboard" }, "Leaderboard"));
-  nav.appendChild(h("a", { href: "#/rules" }, "Rules"));
-  if (player) nav.appendChild(h("a", { href: `#/player/${encodeURIComponent(player.id)}` }, "Profile"));
-  nav.appendChild(h("a", { href: "#/account" }, "Account"));
+  nav.appendChild(h("a", { href: "#/" }, t("nav.lobby")));
+  if (player) nav.appendChild(h("a", { href: "#/history" }, t("nav.history")));
+  nav.appendChild(h("a", { href: "#/leaderboard" }, t("nav.leaderboard")));
+  nav.appendChild(h("a", { href: "#/rules" }, t("nav.rules")));
+  if (player) nav.appendChild(h("a", { href: `#/player/${encodeURIComponent(player.id)}` }, t("nav.profile")));
+  nav.appendChild(h("a", { href: "#/account" }, t("nav.account")));
+  nav.appendChild(languageSwitch());
   if (!player) return;
   const badge = h("span", { class: "who", id: "who" }, player.name);
   nav.appendChild(badge);
   api("/api/sessions/me", { token: player.token }).then((me) => {
     if (me.admin && !document.getElementById("admin-link")) {
-      nav.insertBefore(h("a", { href: "#/admin", id: "admin-link" }, "Operators"), badge);
+      nav.insertBefore(h("a", { href: "#/admin", id: "admin-link" }, t("nav.operators")), badge);
     }
   }, () => {});
   try {
@@ -42,7 +62,7 @@ export async function refreshPlayerNav() {
     badge.textContent = "";
     badge.append(fresh.name, " \u00b7 ", ...walletLine(fresh.chips));
   } catch (error) {
-    badge.textContent = `${player.name} (offline)`;
+    badge.textContent = t("nav.offline", { name: player.name });
   }
 }
 

@@ -4,15 +4,19 @@
 // pressable, the Azi re-deal offer, and the chips each game moved.
 
 import {
-  SUIT_NAMES, SUIT_SYMBOLS, cardBacks, cardButton, cardImage, cardShort, enableArrowKeys, trickRow, trickText,
+  SUIT_NAMES, SUIT_SYMBOLS, cardBacks, cardButton, cardImage, cardShort, collectedTrick, dealtIn, enableArrowKeys,
+  trickRow, trickText,
 } from "./cards.js";
 import { confirmDialog } from "./dialog.js";
 import { announce, h, scrollBox } from "./dom.js";
+import { heading, isFresh, moveIn, seatsAround } from "./motion.js";
 import { stillAtTable } from "./stakes.js";
 import { MONEY, chipsText } from "./words.js";
 
 const REASONS = { tricks: "by taking two tricks", folds: "when everyone else folded" };
 const END_REASONS = { closed: "the owner closed the table", players: "fewer than two players can pay the ante" };
+
+const DIRECTION = "cw";
 
 const signed = (n) => (n > 0 ? `+${n}` : String(n));
 
@@ -163,6 +167,7 @@ function handBox(ctx) {
     }
     return cardButton(card, { disabled: true, focusKey: `azi-card-${card}`, hint: "in your hand" });
   }));
+  for (const node of row.children) dealtIn(node, node.dataset.card);
   row.style.setProperty("--hand-count", String(Math.max(5, view.hand.length)));
   enableArrowKeys(row);
   const parts = [row];
@@ -268,13 +273,17 @@ function phaseLine(ctx) {
 
 function centre(ctx) {
   const view = ctx.view;
-  const pot = h("p", { class: "pot", id: "azi-pot" }, `Pot ${view.pot}`,
+  const towards = seatsAround(ctx, DIRECTION);
+  const pot = h("p", { class: "pot", id: "azi-pot" }, moveIn(h("span", { class: "pot-amount" }, `Pot ${view.pot}`),
+    `pot:${view.game_number}:${view.pot}`, "pulse"),
     view.dead_money ? h("span", { class: "muted" }, ` (${view.dead_money} carried)`) : null,
     view.high ? h("span", {}, ` \u00b7 high bet ${view.high}${view.high_bidder !== null ? ` by ${ctx.object(view.high_bidder)}` : ""}`) : null);
   let trick = null;
-  if (view.trick.length) trick = trickRow((seat) => ctx.name(seat), view.trick, null);
-  else if (view.last_trick.length) {
-    trick = h("div", {}, trickRow((seat) => ctx.name(seat), view.last_trick, view.last_trick_winner),
+  if (view.trick.length) {
+    trick = [collectedTrick(view.last_trick, view.last_trick_winner, towards),
+      trickRow((seat) => ctx.name(seat), view.trick, null, towards)];
+  } else if (view.last_trick.length) {
+    trick = h("div", {}, trickRow((seat) => ctx.name(seat), view.last_trick, view.last_trick_winner, towards),
       h("p", { class: "muted", id: "azi-trick-winner" }, `Trick won by ${ctx.object(view.last_trick_winner)}`));
   }
   return h("div", { class: "centre-info" }, h("p", { class: "phase-line" }, phaseLine(ctx)), trumpBox(ctx), pot, trick);
@@ -286,7 +295,7 @@ function seatExtras(ctx, seat) {
   const parts = [h("span", { class: "stack" }, seat === ctx.mySeat && stillAtTable(view, seat)
     ? MONEY.atTable({ stack }) : chipsText(stack))];
   if (view.button === seat) parts.push(h("span", { class: "badge dealer" }, "button"));
-  if (view.bets[seat]) parts.push(h("span", { class: "bet" }, `bet ${view.bets[seat]}`));
+  if (view.bets[seat]) parts.push(h("span", { class: "bet" }, `bet ${view.bets[seat]}`, chipToken(ctx, seat, "to-pot")));
   if (view.folded.includes(seat)) parts.push(h("span", { class: "badge out" }, "folded"));
   if (view.all_in.includes(seat)) parts.push(h("span", { class: "badge" }, "all in"));
   if (view.sitting_out.includes(seat)) parts.push(h("span", { class: "badge out" }, "sitting out"));
@@ -296,8 +305,24 @@ function seatExtras(ctx, seat) {
   if (seat !== ctx.mySeat && view.cards_held[seat]) parts.push(cardBacks(view.cards_held[seat]));
   if (view.exposed_seat === seat && view.exposed_card) parts.push(h("span", { class: "muted" }, `turned up ${cardShort(view.exposed_card)}`));
   const gameShown = view.phase === "game_over" || (view.phase === "needs_deal" && !view.redeal);
-  if (gameShown && view.last_game) parts.push(h("span", { class: "net" }, signed(view.last_game.net[seat])));
+  if (gameShown && view.last_game) {
+    parts.push(h("span", { class: "net" }, signed(view.last_game.net[seat]),
+      view.last_game.winner === seat ? chipToken(ctx, seat, "to-winner") : null));
+  }
   return parts;
+}
+
+/**
+ * A chip moving between a seat and the pot for a moment: ``to-pot`` when the seat's bet goes in,
+ * ``to-winner`` when the pot goes to the seat; null once it has moved (or is not new).
+ */
+function chipToken(ctx, seat, kind) {
+  const view = ctx.view;
+  const amount = kind === "to-pot" ? view.bets[seat] : view.last_game.number;
+  if (!isFresh(`chip:${kind}:${view.game_number}:${seat}:${amount}`)) return null;
+  const vector = seatsAround(ctx, DIRECTION)(seat);
+  const token = h("span", { class: `chip-token motion-${kind}`, "aria-hidden": "true" });
+  return heading(token, { x: -vector.x, y: -vector.y }, 4);
 }
 
 function ownerControls(ctx) {
@@ -331,4 +356,4 @@ function dock(ctx) {
   return h("div", { class: "azi-dock" }, actionsBox(ctx), handBox(ctx));
 }
 
-export default { direction: "cw", panel, dock, centre, seatExtras, ownerControls, onState };
+export default { direction: DIRECTION, panel, dock, centre, seatExtras, ownerControls, onState };

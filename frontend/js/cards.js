@@ -1,6 +1,8 @@
 // Card faces drawn in SVG by this module (no image files): all 52 cards, the Joker and a back.
 // Each suit has its own shape as well as its colour, and every card carries a text label.
 
+import { heading, isFresh, moveIn } from "./motion.js";
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 export const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
@@ -211,8 +213,12 @@ export function trickText(names, plays) {
   return plays.map((play) => `${cardShort(play.card)} from ${names(play.seat)}`).join(", ");
 }
 
-/** The cards of a trick in play order, each with its player's name; the winner's is marked. */
-export function trickRow(names, plays, winner) {
+/**
+ * The cards of a trick in play order, each with its player's name; the winner's is marked. With
+ * ``towards`` (a seat's direction from the centre, see motion.js) a card just played comes in from
+ * its player's side.
+ */
+export function trickRow(names, plays, winner, towards = null) {
   const list = document.createElement("ol");
   list.className = "trick";
   for (const play of plays) {
@@ -221,8 +227,33 @@ export function trickRow(names, plays, winner) {
     const who = document.createElement("span");
     who.className = "who";
     who.textContent = names(play.seat);
-    item.append(cardImage(play.card, { small: true }), who);
+    const card = cardImage(play.card, { small: true });
+    if (towards) moveIn(heading(card, towards(play.seat), 3), `trick:${play.seat}:${play.card}`, "play");
+    item.append(card, who);
     list.appendChild(item);
   }
   return list;
+}
+
+/**
+ * The trick just taken, moving off toward its winner's seat and fading, drawn over the new trick
+ * for a moment after its first card is played (hidden from screen readers, which hear who won it);
+ * null once it has gone.
+ */
+export function collectedTrick(plays, winner, towards) {
+  if (!plays.length || winner === null || winner === undefined) return null;
+  if (!isFresh(`collect:${plays.map((play) => `${play.seat}${play.card}`).join(",")}`)) return null;
+  const row = trickRow(() => "", plays, winner);
+  row.classList.add("motion-collect");
+  heading(row, towards(winner), 5);
+  const ghost = document.createElement("div");
+  ghost.className = "collected-trick";
+  ghost.setAttribute("aria-hidden", "true");
+  ghost.appendChild(row);
+  return ghost;
+}
+
+/** A card dealt into the player's hand: it moves in while it is new to the hand. */
+export function dealtIn(node, code) {
+  return moveIn(node, `hand:${code}`, "deal");
 }

@@ -3,13 +3,16 @@
 // legal cards pressable, tricks per team, and the deal and game scores.
 
 import {
-  SUIT_NAMES, SUIT_SYMBOLS, cardBacks, cardButton, cardImage, cardShort, enableArrowKeys, trickRow, trickText,
+  SUIT_NAMES, SUIT_SYMBOLS, cardBacks, cardButton, cardImage, cardShort, collectedTrick, dealtIn, enableArrowKeys,
+  trickRow, trickText,
 } from "./cards.js";
 import { announce, h, scrollBox } from "./dom.js";
+import { seatsAround } from "./motion.js";
 
 const TEAM_NAMES = ["Team A", "Team B"];
 const BIDS = { standard: [1, 2, 3, 4, 5, 6], pepper: [1, 2, 3, 4, 5, "little_pepper", "big_pepper"] };
 const SAME_COLOUR = { S: "C", C: "S", H: "D", D: "H" };
+const DIRECTION = "cw";
 
 export function bidName(value) {
   if (value === "little_pepper") return "Little Pepper";
@@ -113,6 +116,7 @@ function handBox(ctx) {
     }
     return cardButton(card, { disabled: true, focusKey: `hp-card-${card}`, extraClass: widow, hint: "in your hand" });
   }));
+  for (const node of row.children) dealtIn(node, node.dataset.card);
   row.style.setProperty("--hand-count", String(Math.max(5, view.hand.length)));
   enableArrowKeys(row);
   const parts = [row];
@@ -212,10 +216,13 @@ function phaseLine(ctx) {
 
 function centre(ctx) {
   const view = ctx.view;
+  const towards = seatsAround(ctx, DIRECTION);
   let trick = null;
-  if (view.trick.length) trick = trickRow((seat) => ctx.name(seat), view.trick, null);
-  else if (view.last_trick.length && view.phase !== "bidding") {
-    trick = h("div", {}, trickRow((seat) => ctx.name(seat), view.last_trick, view.last_trick_winner),
+  if (view.trick.length) {
+    trick = [collectedTrick(view.last_trick, view.last_trick_winner, towards),
+      trickRow((seat) => ctx.name(seat), view.trick, null, towards)];
+  } else if (view.last_trick.length && view.phase !== "bidding") {
+    trick = h("div", {}, trickRow((seat) => ctx.name(seat), view.last_trick, view.last_trick_winner, towards),
       h("p", { class: "muted", id: "hp-trick-winner" }, `Trick won by ${ctx.object(view.last_trick_winner)}`));
   }
   return h("div", { class: "centre-info" },
@@ -258,4 +265,4 @@ function dock(ctx) {
     handBox(ctx));
 }
 
-export default { direction: "cw", panel, dock, centre, seatExtras, onState };
+export default { direction: DIRECTION, panel, dock, centre, seatExtras, onState };

@@ -4,8 +4,9 @@
 // The combination names and the order check below are a display aid that follows HZ-4/HZ-5 of the
 // rules file; the server judges every "up" and its refusal is shown as it comes.
 
-import { cardButton, cardImage, cardShort, enableArrowKeys } from "./cards.js";
+import { cardButton, cardImage, cardShort, dealtIn, enableArrowKeys } from "./cards.js";
 import { announce, h, holdRendering, scrollBox, showMessage } from "./dom.js";
+import { moveIn } from "./motion.js";
 
 const RANK_VALUE = { 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8, 9: 9, 10: 10, J: 11, Q: 12, K: 13, A: 14 };
 export const CATEGORY_NAMES = { 6: "Troy", 5: "Colour Run", 4: "Run", 3: "Colour", 2: "Pair", 1: "Indi" };
@@ -108,7 +109,7 @@ function sortHand(cards) {
 // --- the arrangement kept while the player works on it --------------------------------------------
 
 function storageKey(ctx, deal) {
-  return `cardroom.hazari.${ctx.roomId}.${deal}`;
+  return `cardroom.hazari.${ctx.room.match_id || ctx.roomId}.${deal}`;
 }
 
 function arrangementState(ctx) {
@@ -193,7 +194,7 @@ function arrangingCard(ctx, card, where) {
   });
   button.addEventListener("dragend", () => holdRendering(false));
   button.addEventListener("keydown", cardKeys(ctx, card));
-  return button;
+  return dealtIn(button, card);
 }
 
 function dropZone(node, ctx, target) {
@@ -402,7 +403,8 @@ function seatExtras(ctx, seat) {
   const play = round ? round.plays.find((p) => p.seat === seat) : null;
   if (play) {
     parts.push(h("span", { class: `seat-play${round.winner === seat ? " winner" : ""}` },
-      h("span", { class: "card-row" }, play.cards.map((card) => cardImage(card, { small: true }))),
+      moveIn(h("span", { class: "card-row" }, play.cards.map((card) => cardImage(card, { small: true }))),
+        `round:${view.deal}:${round.number}:${seat}`, "flip"),
       h("span", { class: "combo" }, `${play.combination}${round.winner === seat ? " \u2014 wins" : ""}`)));
   }
   return parts;

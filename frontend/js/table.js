@@ -4,6 +4,7 @@
 // invitation (#/join/<room>), it seats the player in the first free seat.
 
 import { GAME_TITLES, forgetPlayer, getMatch, getPlayer, savedPlayer } from "./api.js";
+import { alertsControl, stopAlerts, turnBegins } from "./alerts.js";
 import azi from "./azi.js";
 import { TableChat } from "./chat.js";
 import { closeDialogs } from "./dialog.js";
@@ -12,7 +13,8 @@ import hasenpfeffer from "./hasenpfeffer.js";
 import hazari from "./hazari.js";
 import { seedMessages } from "./fairness.js";
 import { guideBox, tableHelp } from "./help.js";
-import { MONEY, OFFLINE_TEXT, PRESENCE, describeOptions } from "./words.js";
+import { motionFrame } from "./motion.js";
+import { MONEY, OFFLINE_TEXT, PRESENCE, REMATCH, describeOptions } from "./words.js";
 import { nameForm, playerChanged, takeAutoSit } from "./lobby.js";
 import { reportDialog, showNotice } from "./reports.js";
 import { RoomSocket } from "./socket.js";
@@ -129,6 +131,8 @@ class TableController {
       if (message.version < this.version && !this.freshConnection) return;
       this.freshConnection = false;
       const before = this.last;
+      // What a game keeps between states (a Hazari arrangement in the making) belongs to one match.
+      if (before && before.room.match_id !== message.room.match_id) this.ui = {};
       this.version = message.version;
       this.last = message;
       this.afterState(before, message);
@@ -189,7 +193,10 @@ class TableController {
     const legalKey = JSON.stringify(message.legal);
     if (nowToAct && (!wasToAct || legalKey !== this.legalKey)) {
       this.turns += 1;
-      if (!wasToAct) announce("Your turn.");
+      if (!wasToAct) {
+        announce("Your turn.");
+        turnBegins();
+      }
     }
     if (legalKey !== this.legalKey || (before && before.view.phase !== message.view.phase)) clearMessages(DECISION);
     if (seat !== null && before && before.room.seats[seat].autopilot && !message.room.seats[seat].autopilot) {
@@ -197,6 +204,10 @@ class TableController {
     }
     this.legalKey = legalKey;
     this.myTurn = nowToAct;
+    if (before && before.room.status === "finished" && before.room.match_id && message.room.match_id !== before.room.match_id) {
+      announce(REMATCH.started);
+      showMessage(REMATCH.started, { kind: "info" });
+    }
     for (const seed of seedMessages(message.fairness, seat, this.seedsSent)) this.send(seed);
     const game = this.game();
     if (game && game.onState) game.onState(this.gameContext(), before, message);
@@ -396,6 +407,7 @@ class TableController {
       return;
     }
     this.renderPending = false;
+    motionFrame();
     clear(this.main);
     if (!this.last) {
       this.main.appendChild(h("section", { class: "table-page loading" },
@@ -413,7 +425,8 @@ class TableController {
       class: `table-page game-${message.room.game}`,
       dataset: { game: message.room.game, phase: message.view.phase, version: String(message.version),
         myTurn: this.myTurn ? "1" : "0", turns: String(this.turns),
-        status: message.room.status, seat: ctx.mySeat === null ? "" : String(ctx.mySeat) },
+        status: message.room.status, seat: ctx.mySeat === null ? "" : String(ctx.mySeat),
+        match: message.room.match_id || "" },
     });
     root.appendChild(this.header(message));
     root.appendChild(this.chat.node);
@@ -473,7 +486,8 @@ class TableController {
       h("div", { class: "table-title" },
         h("h1", { id: "table-title", tabindex: "-1" }, `${title} table`),
         h("a", { href: `#/rules/${message.room.game}`, class: "rules-link" }, `Rules of ${title}`),
-        h("span", { class: "conn", id: "conn-status", role: "status", dataset: { status: this.status } }, STATUS_TEXT[this.status])),
+        h("span", { class: "conn", id: "conn-status", role: "status", dataset: { status: this.status } }, STATUS_TEXT[this.status]),
+        this.player ? alertsControl() : null),
       drawer);
   }
 
@@ -519,10 +533,55 @@ class TableController {
         ? `Team ${seat === 0 ? "A" : "B"}` : ctx.name(seat)));
       text = winners.length ? `Match over. Winner${winners.length > 1 ? "s" : ""}: ${winners.join(", ")}.` : "Match over.";
     }
-    return h("div", { class: "finished-banner", role: "status", id: "match-over" },
-      h("strong", {}, text), " ",
-      message.room.match_id ? h("a", { href: `#/match/${encodeURIComponent(message.room.match_id)}` }, "See this match in the history") : null,
-      " \u00b7 ", h("a", { href: "#/" }, "Back to the lobby"));
+    return h("div", { class: "finished-banner", id: "match-over" },
+      h("p", { role: "status" }, h("strong", {}, text), " ",
+        message.room.match_id ? h("a", { href: `#/match/${encodeURIComponent(message.room.match_id)}` }, "See this match in the history") : null,
+        " \u00b7 ", h("a", { href: "#/" }, "Back to the lobby")),
+      this.rematchControls(message, ctx));
+  }
+
+  /** Once a match is over, each player at the table plays again or leaves; the owner may start
+   * without those who have not answered once their time is up. */
+  rematchControls(message, ctx) {
+    const offer = message.room.rematch;
+    const seat = ctx.mySeat;
+    if (!offer) return null;
+    const people = message.room.seats.filter((entry) => entry.player_id && !entry.bot);
+    const answered = (entry) => offer.accepted.includes(entry.seat) || offer.declined.includes(entry.seat);
+    const others = people.filter((entry) => entry.seat !== seat);
+    const waiting = people.filter((entry) => entry.connected && !answered(entry)).map((entry) => entry.name);
+    const waitingOthers = others.filter((entry) => entry.connected && !answered(entry)).map((entry) => entry.name);
+    const accepted = others.filter((entry) => offer.accepted.includes(entry.seat)).map((entry) => entry.name);
+    const declined = others.filter((entry) => offer.declined.includes(entry.seat)).map((entry) => entry.name);
+    const parts = [];
+    if (seat !== null && offer.declined.includes(seat)) {
+      parts.push(h("p", {}, REMATCH.youLeft));
+    } else if (seat !== null && offer.accepted.includes(seat)) {
+      parts.push(h("p", {}, REMATCH.youPlay));
+    } else if (seat !== null) {
+      parts.push(h("p", {}, REMATCH.question),
+        h("div", { class: "row" },
+          h("button", { type: "button", class: "primary", id: "play-again", dataset: { focus: "play-again" },
+            onclick: () => this.send({ type: "rematch" }) }, REMATCH.playAgain),
+          h("button", { type: "button", id: "leave-table", dataset: { focus: "leave-table" },
+            onclick: () => { if (this.send({ type: "rematch", accept: false })) window.location.hash = "#/"; } },
+          REMATCH.leave)));
+    }
+    if (accepted.length) parts.push(h("p", { class: "muted" }, REMATCH.accepted({ names: accepted.join(", ") })));
+    if (offer.deadline !== null && waitingOthers.length) {
+      parts.push(h("p", { class: "muted", id: "rematch-waiting" }, REMATCH.waitingFor({ names: waitingOthers.join(", ") })));
+    }
+    if (declined.length) parts.push(h("p", { class: "muted" }, REMATCH.declined({ names: declined.join(", ") })));
+    const mayStart = ctx.isOwner && seat !== null && offer.accepted.includes(seat) && waiting.length;
+    window.clearTimeout(this.rematchTimer);
+    if (mayStart && secondsLeft(offer.deadline) > 0) {
+      this.rematchTimer = window.setTimeout(() => this.redraw(), secondsLeft(offer.deadline) * 1000);
+      parts.push(h("p", { class: "muted" }, countdown(offer.deadline, "rematch-timer", "time the others have to answer", REMATCH.ownerMayStartIn)));
+    } else if (mayStart) {
+      parts.push(h("p", {}, REMATCH.ownerMayStart), h("button", { type: "button", class: "primary", id: "start-rematch",
+        dataset: { focus: "start-rematch" }, onclick: () => this.send({ type: "start" }) }, REMATCH.startNow));
+    }
+    return h("div", { class: "rematch", role: "group", "aria-label": REMATCH.group }, parts);
   }
 
   seatBox(message, game, ctx, entry, waiting) {
@@ -659,9 +718,11 @@ class TableController {
     closeDialogs();
     showNotice(null);
     showChipsAtTable(null);
+    stopAlerts();
     window.removeEventListener("cardroom:release", this.onRelease);
     window.clearInterval(this.ticker);
     window.clearTimeout(this.matchFetch);
+    window.clearTimeout(this.rematchTimer);
     this.socket.close();
   }
 }

@@ -95,6 +95,10 @@ const ERRORS = {
   "room/finished": "This room is closed.",
   "room/cannot_close": "The room cannot be closed now; an Azi table closes between games.",
   "room/busy_elsewhere": "You are already playing at another table.",
+  "rematch/not_over": "The match is not over yet; you can play again once it ends.",
+  "rematch/no_offer": "Nobody has asked to play again yet; press Play again first.",
+  "rematch/waiting": "The other players still have time to answer.",
+  "rematch/not_playing": "Only a player who plays again can start the next match.",
   "table/not_between_games": "The table can be closed only between games.",
   "table/closed": "This table is closed.",
   // Options
@@ -499,6 +503,23 @@ export const CHAT = {
   reportButton: "Report",
 };
 
+/** Playing again once a match is over. */
+export const REMATCH = {
+  group: "Play again",
+  playAgain: "Play again",
+  leave: "Leave the table",
+  startNow: "Start the next match",
+  question: "Play another match with the same seats and bots?",
+  youPlay: "You play again.",
+  youLeft: "You are not in the next match; a bot takes your seat.",
+  waitingFor: ({ names }) => `Waiting for: ${names}.`,
+  accepted: ({ names }) => `Playing again: ${names}.`,
+  declined: ({ names }) => `Not playing again (a bot takes the seat): ${names}.`,
+  ownerMayStartIn: "The owner can start without the others in ",
+  ownerMayStart: "You can start without the players who have not answered.",
+  started: "A new match has started.",
+};
+
 /** What the operator's console and the report button say. */
 export const OPERATOR = {
   noticeTitle: "Notice from the operators",
@@ -540,4 +561,15 @@ export const PRESENCE = {
   closed: "This table is closed, so you are watching.",
   tooFewChips: ({ low, wallet }) => `This table's smallest buy-in is ${chipsText(low)} and your wallet holds `
     + `${chipsText(wallet)}, so you are watching. A top-up in the lobby refills a nearly empty wallet.`,
+};
+
+/** Turn alerts: what the tab shows when the player's turn comes while he looks elsewhere, and the
+ * control that switches each alert on or off. */
+export const ALERTS = {
+  title: "Your turn - cardroom",
+  control: "Alerts",
+  legend: "When your turn comes while you look at another tab or window",
+  tab: "Tab title and icon",
+  sound: "Short sound",
+  vibrate: "Vibration (phones)",
 };

@@ -1,7 +1,7 @@
 """The rules pages in the players' own languages: each game's page opens in the browser's language
 where it is written in it, lists the languages it has (each named in itself), remembers the one a
 player picks, and falls back to English with a note that says so. The Bengali, Devanagari, Georgian,
-Cyrillic and Greek pages draw their own scripts."""
+Cyrillic (Russian and Kazakh) and Greek pages draw their own scripts."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ Opener = Callable[[str], Page]
 
 LANGUAGES_OF = {
     "hazari": ["English", "বাংলা", "हिन्दी"],
-    "azi": ["English", "Ελληνικά", "ქართული", "Русский"],
+    "azi": ["English", "Ελληνικά", "ქართული", "Қазақша", "Русский"],
     "hasenpfeffer": ["English", "Deutsch", "Polski"],
 }
 # A word of each translated page that the English one does not hold, and the page's own title.
@@ -35,6 +35,7 @@ PAGES = [
     ("hazari", "hi", "hi-IN", "हज़ारी"),
     ("azi", "ru", "ru-RU", "Ази"),
     ("azi", "ka", "ka-GE", "აზი"),
+    ("azi", "kk", "kk-KZ", "Ази"),
     ("azi", "el", "el-GR", "Άζι"),
     ("hasenpfeffer", "pl", "pl-PL", "Hasenpfeffer"),
     ("hasenpfeffer", "de", "de-DE", "Hasenpfeffer"),
