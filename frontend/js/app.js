@@ -1,4 +1,5 @@
-// The page's router: #/ (lobby), #/room/<id> (a table), #/history[/<player>], #/match/<id>,
+// The page's router: #/ (lobby), #/room/<id> (a table), #/join/<id> (an invitation: the table, seated
+// in its first free seat), #/history[/<player>], #/match/<id>,
 // #/replay/<match>[/<step>], #/player/<id>, #/account, #/leaderboard[/<game>], #/rules[/<game>],
 // and for operators #/admin and #/watch/<room> (a table as a spectator sees it).
 
@@ -14,7 +15,7 @@ import { showReplay } from "./replay.js";
 import { showRules } from "./rules.js";
 import { walletLine } from "./stakes.js";
 import { language, languageChoices, switchLanguage, t } from "./i18n.js";
-import { showTable, watchTable } from "./table.js";
+import { joinTable, showTable, watchTable } from "./table.js";
 
 let leavePage = null;
 
@@ -77,6 +78,8 @@ function route() {
   let cleanup = null;
   if (parts[0] === "room" && parts[1]) {
     cleanup = showTable(main, parts[1]);
+  } else if (parts[0] === "join" && parts[1]) {
+    cleanup = joinTable(main, parts[1]);
   } else if (parts[0] === "watch" && parts[1]) {
     cleanup = watchTable(main, parts[1]);
   } else if (parts[0] === "admin") {

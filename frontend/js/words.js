@@ -77,6 +77,10 @@ const ERRORS = {
   // The room
   "room/not_found": "This room does not exist (any more).",
   "room/seat_taken": "That seat has just been taken.",
+  // Who comes and goes (notices, not errors: the table says them with the player's name, see PRESENCE).
+  "room/joined": "A player took a seat.",
+  "room/back": "A player is back at the table.",
+  "room/left": "A player left the table.",
   "room/refused": "The room refused that.",
   "room/not_seated": "Sit down first.",
   "room/bad_seat": "There is no such seat.",
@@ -535,6 +539,28 @@ export const OPERATOR = {
   noticeCleared: "The notice was taken down.",
   paused: "New tables are paused.",
   resumed: "New tables can be made again.",
+};
+
+/** Who comes and goes at the table (the ``room/...`` notices), and the invitation that seats a guest. */
+export const PRESENCE = {
+  "room/joined": ({ name, seat }) => `${name} joined, in seat ${seat + 1}.`,
+  "room/back": ({ name }) => `${name} is back.`,
+  "room/left": ({ name }) => `${name} left the table.`,
+  /** Before the seconds of a seat kept for its player who dropped: "waiting for Ana, 45 s". */
+  waitingFor: ({ name }) => `waiting for ${name}, `,
+  waitingLabel: ({ name }) => `time ${name} has to come back`,
+  invited: "You were invited to a table.",
+  joinHeading: "Choose a name to take your seat",
+  joinHelp: "You take the first free seat; one tap gives it up if you would rather watch.",
+  watchOnly: "Just watch",
+  tookSeat: ({ seat }) => `You took seat ${seat + 1}.`,
+  justWatch: "Just watch instead",
+  nowWatching: "You gave up your seat and are watching. Pick an empty seat to play after all.",
+  full: "Every seat at this table is taken, so you are watching.",
+  started: "The match at this table has already started, so you are watching.",
+  closed: "This table is closed, so you are watching.",
+  tooFewChips: ({ low, wallet }) => `This table's smallest buy-in is ${chipsText(low)} and your wallet holds `
+    + `${chipsText(wallet)}, so you are watching. A top-up in the lobby refills a nearly empty wallet.`,
 };
 
 /** Turn alerts: what the tab shows when the player's turn comes while he looks elsewhere, and the
