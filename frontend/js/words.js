@@ -183,7 +183,7 @@ export function optionsSummary(game, options, { brief = false } = {}) {
   const wanted = HEADLINE[game] || [];
   return describeOptions(game, options).filter((entry) => !brief || wanted.includes(entry.name))
     .map((entry) => t("option.summaryEntry", { label: entry.label, value: entry.value }))
-    .join(t("option.summarySeparator"));
+    .join(" \u00b7 ");
 }
 
 // --- presets of the create form ----------------------------------------------------------------------
