@@ -223,29 +223,14 @@ export function chipsText(count) {
 
 export const OFFLINE_TEXT = t("words.offline");
 
-/** The confirmation of a bet, raise or call, each all in or not: ``[title, text, button]`` keys. */
-const CONFIRM = {
-  bet: {
-    allIn: ["money.betAllInTitle", "money.betAllIn", "money.betButton"],
-    part: ["money.betTitle", "money.bet", "money.betButton"],
-  },
-  raise: {
-    allIn: ["money.raiseAllInTitle", "money.raiseAllIn", "money.raiseButton"],
-    part: ["money.raiseTitle", "money.raise", "money.raiseButton"],
-  },
-  call: {
-    allIn: ["money.callAllInTitle", "money.callAllIn", "money.callButton"],
-    part: ["money.callTitle", "money.call", "money.callButton"],
-  },
-};
-
 /** Money on screen: the wallet apart from the chips at the table, the buy-in, big bets. */
 export const MONEY = {
   wallet: ({ wallet }) => t("money.wallet", { count: Number(wallet) }),
   atTable: ({ stack }) => t("money.atTable", { count: Number(stack) }),
   myStack: ({ stack }) => t("money.myStack", { stack: Number(stack) }),
   backInWallet: ({ stack }) => t("money.backInWallet", { count: Number(stack) }),
-  brings: ({ amount, mine }) => t(mine ? "money.youBring" : "money.brings", { count: Number(amount) }),
+  brings: ({ amount, mine }) => (mine ? t("money.youBring", { count: Number(amount) })
+    : t("money.brings", { count: Number(amount) })),
   stakes: ({ stake, low, high }) => t("money.stakes", { stake: chipsText(stake), low: Number(low), high: chipsText(high) }),
   buyInTitle: t("money.buyInTitle"),
   buyInAbout: ({ seat, low, high }) => t("money.buyInAbout", { seat: seat + 1, low: Number(low), count: Number(high) }),
@@ -255,16 +240,28 @@ export const MONEY = {
   buyInRange: ({ low, high }) => t("money.buyInRange", { low: Number(low), count: Number(high) }),
   buyInSend: ({ amount }) => (amount === null ? t("money.sitDown") : t("money.sitDownWith", { count: Number(amount) })),
   buyInWhole: ({ low, high }) => t("money.buyInWhole", { low: Number(low), high: Number(high) }),
-  buyInOutside: ({ low, high, capped }) => t(capped ? "money.buyInOutsideWallet" : "money.buyInOutside",
-    { low: Number(low), count: Number(high) }),
+  buyInOutside: ({ low, high, capped }) => (capped
+    ? t("money.buyInOutsideWallet", { low: Number(low), count: Number(high) })
+    : t("money.buyInOutside", { low: Number(low), count: Number(high) })),
   buyInTooFew: ({ low, wallet }) => t("money.buyInTooFew", { low: chipsText(low), wallet: chipsText(wallet) }),
   cancel: t("money.cancel"),
   close: t("money.close"),
   /** The confirmation of a bet, raise or call that puts in ``put`` of the ``stack`` at the table. */
   confirm: ({ kind, amount, put, stack, allIn }) => {
-    const [title, text, button] = (CONFIRM[kind] || CONFIRM.call)[allIn ? "allIn" : "part"];
-    const params = { count: Number(stack), amount: Number(amount), put: Number(put) };
-    return { title: t(title, params), text: t(text, params), button: t(button, params) };
+    const amounts = { count: Number(stack), amount: Number(amount), put: Number(put) };
+    if (kind === "bet") {
+      return allIn
+        ? { title: t("money.betAllInTitle"), text: t("money.betAllIn", amounts), button: t("money.betButton", amounts) }
+        : { title: t("money.betTitle"), text: t("money.bet", amounts), button: t("money.betButton", amounts) };
+    }
+    if (kind === "raise") {
+      return allIn
+        ? { title: t("money.raiseAllInTitle"), text: t("money.raiseAllIn", amounts), button: t("money.raiseButton", amounts) }
+        : { title: t("money.raiseTitle"), text: t("money.raise", amounts), button: t("money.raiseButton", amounts) };
+    }
+    return allIn
+      ? { title: t("money.callAllInTitle"), text: t("money.callAllIn", amounts), button: t("money.callButton", amounts) }
+      : { title: t("money.callTitle"), text: t("money.call", amounts), button: t("money.callButton", amounts) };
   },
 };
 
