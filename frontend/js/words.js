@@ -340,6 +340,27 @@ export const OPERATOR = {
   resumed: t("operator.resumed"),
 };
 
+/** Who comes and goes at the table (the ``room/...`` notices), and the invitation that seats a guest. */
+export const PRESENCE = {
+  "room/joined": ({ name, seat }) => t("presence.joined", { name, seat: seat + 1 }),
+  "room/back": ({ name }) => t("presence.back", { name }),
+  "room/left": ({ name }) => t("presence.left", { name }),
+  /** Before the seconds of a seat kept for its player who dropped: "waiting for Ana, 45 s". */
+  waitingFor: ({ name }) => t("presence.waitingFor", { name }),
+  waitingLabel: ({ name }) => t("presence.waitingLabel", { name }),
+  invited: t("presence.invited"),
+  joinHeading: t("presence.joinHeading"),
+  joinHelp: t("presence.joinHelp"),
+  watchOnly: t("presence.watchOnly"),
+  tookSeat: ({ seat }) => t("presence.tookSeat", { seat: seat + 1 }),
+  justWatch: t("presence.justWatch"),
+  nowWatching: t("presence.nowWatching"),
+  full: t("presence.full"),
+  started: t("presence.started"),
+  closed: t("presence.closed"),
+  tooFewChips: ({ low, wallet }) => t("presence.tooFewChips", { low: chipsText(low), wallet: chipsText(wallet) }),
+};
+
 /** Turn alerts: what the tab shows when the player's turn comes while he looks elsewhere, and the
  * control that switches each alert on or off. */
 export const ALERTS = {
