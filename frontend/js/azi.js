@@ -6,7 +6,7 @@
 
 import {
   CARD_HINTS, SUIT_NAMES, SUIT_SYMBOLS, YOUR_HAND, cardBacks, cardButton, cardImage, cardShort, collectedTrick, dealtIn,
-  enableArrowKeys, listText, signedNumber, trickRow, trickText, withNodes,
+  enableArrowKeys, listText, marks, signedNumber, trickRow, trickText, withNodes,
 } from "./cards.js";
 import { confirmDialog } from "./dialog.js";
 import { announce, h, scrollBox } from "./dom.js";
@@ -17,22 +17,24 @@ import { MONEY, chipsText } from "./words.js";
 
 // How a game was won: [the sentence, the sentence when the game took more than one deal].
 const GAME_WON = {
-  tricks: ["azi.gameWonByTricks", "azi.gameWonByTricksAfter"],
-  folds: ["azi.gameWonByFolds", "azi.gameWonByFoldsAfter"],
+  tricks: [(p) => t("azi.gameWonByTricks", p), (p) => t("azi.gameWonByTricksAfter", p)],
+  folds: [(p) => t("azi.gameWonByFolds", p), (p) => t("azi.gameWonByFoldsAfter", p)],
 };
-const GAME_WON_OTHERWISE = ["azi.gameWon", "azi.gameWonAfter"];
+const GAME_WON_OTHERWISE = [(p) => t("azi.gameWon", p), (p) => t("azi.gameWonAfter", p)];
 // The winner of a deal in the chips table, by how he won it.
-const DEAL_WON = { tricks: "azi.dealWonByTricks", folds: "azi.dealWonByFolds" };
-const END_REASONS = { closed: "azi.sessionClosed", players: "azi.sessionNoPlayers" };
+const DEAL_WON = { tricks: (p) => t("azi.dealWonByTricks", p), folds: (p) => t("azi.dealWonByFolds", p) };
+const END_REASONS = { closed: () => t("azi.sessionClosed"), players: () => t("azi.sessionNoPlayers") };
 // The phase line of a game: [in its first deal, in an Azi re-deal].
 const PHASES = {
-  discard: ["azi.phaseDiscard", "azi.phaseDiscardRedeal"],
-  betting: ["azi.phaseBetting", "azi.phaseBettingRedeal"],
-  play: ["azi.phasePlay", "azi.phasePlayRedeal"],
-  azi_buy_in: ["azi.phaseAzi", "azi.phaseAziRedeal"],
+  discard: [(p) => t("azi.phaseDiscard", p), (p) => t("azi.phaseDiscardRedeal", p)],
+  betting: [(p) => t("azi.phaseBetting", p), (p) => t("azi.phaseBettingRedeal", p)],
+  play: [(p) => t("azi.phasePlay", p), (p) => t("azi.phasePlayRedeal", p)],
+  azi_buy_in: [(p) => t("azi.phaseAzi", p), (p) => t("azi.phaseAziRedeal", p)],
 };
 // "Six on the scene" for each of Azi's three suits.
-const SIX_ON_SCENE = { H: "azi.sixOnSceneHearts", D: "azi.sixOnSceneDiamonds", S: "azi.sixOnSceneSpades" };
+const SIX_ON_SCENE = {
+  H: () => t("azi.sixOnSceneHearts"), D: () => t("azi.sixOnSceneDiamonds"), S: () => t("azi.sixOnSceneSpades"),
+};
 const SEPARATOR = " \u00b7 ";
 
 const DIRECTION = "cw";
@@ -211,15 +213,19 @@ function tricksList(ctx, tricks, caption) {
   if (!tricks.length) return null;
   return h("div", { class: "tricks-list" }, h("h3", {}, caption),
     h("ol", {}, tricks.map((trick) => h("li", { dataset: { trick: String(trick.number) } },
-      withNodes("azi.trickLine", { number: trick.number, name: ctx.object(trick.winner) }, {
-        cards: h("span", { class: "card-row" }, trick.cards.map((play) => cardImage(play.card, { small: true }))),
-      })))));
+      trickLine(ctx, trick)))));
+}
+
+/** "Trick 1: [the cards] won by Bot 2". */
+function trickLine(ctx, trick) {
+  const nodes = { cards: h("span", { class: "card-row" }, trick.cards.map((play) => cardImage(play.card, { small: true }))) };
+  return withNodes(t("azi.trickLine", { number: trick.number, name: ctx.object(trick.winner), ...marks(nodes) }), nodes);
 }
 
 function lastGameText(ctx, game) {
   const nets = listText(game.net.map((net, seat) => t("azi.nameAndNet", { name: ctx.name(seat), net: signedNumber(net) })));
   const [once, after] = GAME_WON[game.reason] || GAME_WON_OTHERWISE;
-  const won = t(game.deals > 1 ? after : once, { game: game.number, name: ctx.name(game.winner), pot: game.pot, count: game.deals });
+  const won = (game.deals > 1 ? after : once)({ game: game.number, name: ctx.name(game.winner), pot: game.pot, count: game.deals });
   return `${won} ${t("azi.gameChips", { nets })}`;
 }
 
@@ -227,7 +233,7 @@ function lastGameText(ctx, game) {
 function dealResult(ctx, detail) {
   if (!detail) return "";
   if (detail.reason === "azi") return t("azi.potCarriedOver");
-  return DEAL_WON[detail.reason] ? t(DEAL_WON[detail.reason], { name: ctx.name(detail.winner) }) : ctx.name(detail.winner);
+  return DEAL_WON[detail.reason] ? DEAL_WON[detail.reason]({ name: ctx.name(detail.winner) }) : ctx.name(detail.winner);
 }
 
 function chipsTable(ctx) {
@@ -268,7 +274,9 @@ function panel(ctx) {
     parts.push(tricksList(ctx, ctx.ui.lastTricks.tricks, t("azi.tricksOfLastDeal", { deal: ctx.ui.lastTricks.deal })));
   }
   if (view.last_game) parts.push(h("p", { class: "deal-result", id: "azi-last-game" }, lastGameText(ctx, view.last_game)));
-  if (view.match_end) parts.push(h("p", { class: "deal-result" }, t(END_REASONS[view.match_end] || "azi.sessionEnded")));
+  if (view.match_end) {
+    parts.push(h("p", { class: "deal-result" }, END_REASONS[view.match_end] ? END_REASONS[view.match_end]() : t("azi.sessionEnded")));
+  }
   parts.push(chipsTable(ctx));
   return h("div", { class: "game-panel azi" }, parts);
 }
@@ -283,7 +291,7 @@ function trumpBox(ctx) {
       h("div", {}, h("strong", {}, t("azi.trump", { suit: SUIT_NAMES[suit], symbol: SUIT_SYMBOLS[suit] }))),
       h("div", { class: "muted" }, t("azi.turnedUpBy", { name: ctx.object(view.exposed_seat) })),
       view.six_on_scene && SIX_ON_SCENE[suit]
-        ? h("div", { class: "six", id: "azi-six" }, t(SIX_ON_SCENE[suit]))
+        ? h("div", { class: "six", id: "azi-six" }, SIX_ON_SCENE[suit]())
         : null));
 }
 
@@ -297,7 +305,7 @@ function phaseLine(ctx) {
   const view = ctx.view;
   const phase = PHASES[view.phase];
   if (phase) {
-    return t(phase[view.redeal ? 1 : 0], { game: view.game_number, trick: view.tricks.length + 1,
+    return phase[view.redeal ? 1 : 0]({ game: view.game_number, trick: view.tricks.length + 1,
       name: ctx.object(view.to_act[0]) });
   }
   switch (view.phase) {

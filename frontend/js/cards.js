@@ -13,7 +13,10 @@ export const SUIT_SYMBOLS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663"
 // A card's name is one message per suit ("{rank} of spades"), so that a language can decline the
 // suit or put it first; the rank is a word of its own.
 const CARD_NAMES = {
-  S: "cards.rankOfSpades", H: "cards.rankOfHearts", D: "cards.rankOfDiamonds", C: "cards.rankOfClubs",
+  S: (rank) => t("cards.rankOfSpades", { rank }),
+  H: (rank) => t("cards.rankOfHearts", { rank }),
+  D: (rank) => t("cards.rankOfDiamonds", { rank }),
+  C: (rank) => t("cards.rankOfClubs", { rank }),
 };
 const RANK_WORDS = {
   A: t("cards.ace"), K: t("cards.king"), Q: t("cards.queen"), J: t("cards.jack"), 10: t("cards.rank10"),
@@ -62,12 +65,16 @@ export function signedNumber(value) {
 }
 
 /**
- * The message ``key`` with ``params``, and with the ``nodes`` (cards drawn in a sentence) in the
- * places of their names: a list of strings and nodes to put in an element.
+ * Parameters that stand for nodes (cards drawn in a sentence): give them to t() with the others,
+ * then hand its text and the same ``nodes`` to withNodes.
  */
-export function withNodes(key, params, nodes) {
-  const marks = Object.fromEntries(Object.keys(nodes).map((name) => [name, `\u{F8FF}${name}\u{F8FF}`]));
-  return t(key, { ...params, ...marks }).split(/\u{F8FF}(\w+)\u{F8FF}/u)
+export function marks(nodes) {
+  return Object.fromEntries(Object.keys(nodes).map((name) => [name, `\u{F8FF}${name}\u{F8FF}`]));
+}
+
+/** A message's ``text`` (made with marks(nodes)) as strings and nodes, for an element's children. */
+export function withNodes(text, nodes) {
+  return text.split(/\u{F8FF}(\w+)\u{F8FF}/u)
     .map((part, index) => (index % 2 ? nodes[part] : part)).filter((part) => part !== "");
 }
 
@@ -80,7 +87,7 @@ export function parseCard(code) {
 export function cardLabel(code) {
   if (code === "JK") return t("cards.joker");
   const { rank, suit } = parseCard(code);
-  return CARD_NAMES[suit] ? t(CARD_NAMES[suit], { rank: RANK_WORDS[rank] || rank }) : code;
+  return CARD_NAMES[suit] ? CARD_NAMES[suit](RANK_WORDS[rank] || rank) : code;
 }
 
 /** "A♠" style short text for lists. */

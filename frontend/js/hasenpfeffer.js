@@ -5,7 +5,7 @@
 
 import {
   CARD_HINTS, SUIT_NAMES, SUIT_SYMBOLS, YOUR_HAND, cardBacks, cardButton, cardImage, cardShort, collectedTrick, dealtIn,
-  enableArrowKeys, listText, signedNumber, trickRow, trickText, withNodes,
+  enableArrowKeys, listText, marks, signedNumber, trickRow, trickText, withNodes,
 } from "./cards.js";
 import { announce, h, scrollBox } from "./dom.js";
 import { formatNumber, t } from "./i18n.js";
@@ -17,8 +17,8 @@ const SAME_COLOUR = { S: "C", C: "S", H: "D", D: "H" };
 const DIRECTION = "cw";
 // A deal's line in the scores: [made, set], without and with the forced bid of HP-6.
 const DEAL_LINES = {
-  bid: ["hasenpfeffer.dealMade", "hasenpfeffer.dealSet"],
-  forced: ["hasenpfeffer.dealForcedMade", "hasenpfeffer.dealForcedSet"],
+  bid: [(p) => t("hasenpfeffer.dealMade", p), (p) => t("hasenpfeffer.dealSet", p)],
+  forced: [(p) => t("hasenpfeffer.dealForcedMade", p), (p) => t("hasenpfeffer.dealForcedSet", p)],
 };
 
 export function bidName(value) {
@@ -60,11 +60,12 @@ function biddingBox(ctx) {
   const passed = view.passed.length
     ? t("hasenpfeffer.passedList", { names: listText(view.passed.map((seat) => ctx.name(seat))), count: view.passed.length })
     : t("hasenpfeffer.nobodyPassed");
+  const title = {
+    high: h("span", { class: "high-bid", id: "hp-high-bid" }, high),
+    passed: h("span", { class: "muted", id: "hp-passed" }, passed),
+  };
   const parts = [
-    h("h2", { id: "hp-bidding-title", class: "dock-title" }, withNodes("hasenpfeffer.biddingTitle", {}, {
-      high: h("span", { class: "high-bid", id: "hp-high-bid" }, high),
-      passed: h("span", { class: "muted", id: "hp-passed" }, passed),
-    })),
+    h("h2", { id: "hp-bidding-title", class: "dock-title" }, withNodes(t("hasenpfeffer.biddingTitle", marks(title)), title)),
   ];
   if (view.auction.length) {
     parts.push(auctionList(ctx, view.auction, "hp-auction"));
@@ -79,7 +80,8 @@ function biddingBox(ctx) {
         return h("button", {
           type: "button", class: "bid", dataset: { bid: String(value), focus: `hp-bid-${value}` },
           "aria-disabled": allowed ? null : "true",
-          "aria-label": t(allowed ? "hasenpfeffer.bidButton" : "hasenpfeffer.bidNotAllowed", { bid: bidName(value) }),
+          "aria-label": allowed ? t("hasenpfeffer.bidButton", { bid: bidName(value) })
+            : t("hasenpfeffer.bidNotAllowed", { bid: bidName(value) }),
           onclick: () => { if (allowed) ctx.act({ kind: "bid", value }, `bid of ${bidName(value)}`); },
         }, bidName(value));
       }),
@@ -93,10 +95,10 @@ function biddingBox(ctx) {
 function trumpChooser(ctx) {
   const choices = legalOf(ctx, "trump");
   if (!choices.length) return null;
+  const widow = ctx.view.widow ? { card: cardImage(ctx.view.widow, { small: true }) } : null;
   return h("section", { class: "trump-chooser", "aria-labelledby": "hp-trump-title" },
     h("h2", { id: "hp-trump-title", class: "dock-title" }, t("hasenpfeffer.nameTrump")),
-    ctx.view.widow ? h("p", {}, withNodes("hasenpfeffer.youTookWidow", {}, { card: cardImage(ctx.view.widow, { small: true }) }))
-      : null,
+    widow ? h("p", {}, withNodes(t("hasenpfeffer.youTookWidow", marks(widow)), widow)) : null,
     h("div", { class: "row actions" }, choices.map((entry) => h("button", {
       type: "button", class: `suit-button ${entry.suit === "H" || entry.suit === "D" ? "red" : "black"}`,
       dataset: { suit: entry.suit, focus: `hp-trump-${entry.suit}` },
@@ -149,10 +151,14 @@ function tricksList(ctx, tricks, caption) {
   if (!tricks.length) return null;
   return h("div", { class: "tricks-list" }, h("h3", {}, caption),
     h("ol", {}, tricks.map((trick) => h("li", { dataset: { trick: String(trick.number) } },
-      withNodes("hasenpfeffer.trickLine", { number: trick.number, name: ctx.object(trick.winner),
-        team: TEAM_NAMES[teamOf(trick.winner)] }, {
-        cards: h("span", { class: "card-row" }, trick.plays.map((play) => cardImage(play.card, { small: true }))),
-      })))));
+      trickLine(ctx, trick)))));
+}
+
+/** "Trick 1: [the cards] won by Bot 2 (Team B)". */
+function trickLine(ctx, trick) {
+  const nodes = { cards: h("span", { class: "card-row" }, trick.plays.map((play) => cardImage(play.card, { small: true }))) };
+  return withNodes(t("hasenpfeffer.trickLine", { number: trick.number, name: ctx.object(trick.winner),
+    team: TEAM_NAMES[teamOf(trick.winner)], ...marks(nodes) }), nodes);
 }
 
 function dealText(ctx, deal) {
@@ -160,7 +166,7 @@ function dealText(ctx, deal) {
   if (detail.thrown_in) return t("hasenpfeffer.thrownIn");
   if (detail.contract === undefined || detail.contract === null) return "";
   const [made, set] = DEAL_LINES[detail.forced ? "forced" : "bid"];
-  return t(detail.made ? made : set, { name: ctx.name(detail.bidder), bid: bidName(detail.contract),
+  return (detail.made ? made : set)({ name: ctx.name(detail.bidder), bid: bidName(detail.contract),
     suit: SUIT_NAMES[detail.trump] || "?", tricks: detail.tricks.map(formatNumber).join("-") });
 }
 
@@ -207,8 +213,8 @@ function panel(ctx) {
 function contractText(ctx) {
   const view = ctx.view;
   if (view.bidder === null) return null;
-  return t(view.forced ? "hasenpfeffer.contractForced" : "hasenpfeffer.contract", { bid: bidName(view.contract),
-    name: ctx.name(view.bidder), team: TEAM_NAMES[view.bidding_team] });
+  const params = { bid: bidName(view.contract), name: ctx.name(view.bidder), team: TEAM_NAMES[view.bidding_team] };
+  return view.forced ? t("hasenpfeffer.contractForced", params) : t("hasenpfeffer.contract", params);
 }
 
 function trumpText(trump) {
