@@ -78,7 +78,8 @@ WATCH_TRICKS = """() => {
   const seen = [];
   window.tricks = seen;
   const look = () => {
-    const trick = document.querySelector('.felt-centre ol.trick');
+    // The trick in play, not the one just taken while it moves off over it.
+    const trick = document.querySelector('.felt-centre ol.trick:not(.motion-collect)');
     const cards = trick ? [...trick.querySelectorAll('[data-card]')].map((node) => node.dataset.card) : [];
     const taken = document.querySelector('#hp-trick-winner');
     const winner = taken ? taken.textContent : null;
