@@ -934,10 +934,11 @@ class Room:
         if occupant is None:
             return
         held = occupant.autopilot
-        own = encode_frame({"type": "notice", "code": "timer/expired", "seat": seat,
+        said = {"type": "notice", "code": "timer/expired", "seat": seat, "name": occupant.name,
+                "autopilot": held}
+        own = encode_frame({**said, "action": action, "drafted": drafted,
                             "text": timeout_text(action, drafted, held)})
-        others = encode_frame({"type": "notice", "code": "timer/expired", "seat": seat,
-                               "text": timeout_text_for_others(occupant.name, held)})
+        others = encode_frame({**said, "text": timeout_text_for_others(occupant.name, held)})
         for conn in list(self.connections):
             conn.push(own if conn.player_id == occupant.player_id else others)
 
