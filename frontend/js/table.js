@@ -9,7 +9,8 @@ import azi from "./azi.js";
 import { TableChat } from "./chat.js";
 import { closeDialogs } from "./dialog.js";
 import { announce, clear, clearMessages, h, keepFocus, renderingHeld, showMessage } from "./dom.js";
-import hasenpfeffer from "./hasenpfeffer.js";
+import { SUIT_NAMES, cardShort } from "./cards.js";
+import hasenpfeffer, { bidName } from "./hasenpfeffer.js";
 import hazari from "./hazari.js";
 import { seedMessages } from "./fairness.js";
 import { guideBox, tableHelp } from "./help.js";
@@ -40,6 +41,37 @@ const STATUS_TEXT = {
 };
 const BOT_LEVELS = { strong: t("table.botStrong"), random: t("table.botRandom") };
 const TEAMS = [t("table.teamA"), t("table.teamB")];
+
+/** What the autopilot decided for this player's seat when its time ran out (a whole sentence). */
+function decidedForYou(action, drafted) {
+  switch (action.kind) {
+    case "up": return drafted ? t("table.timeoutCompleted") : t("table.timeoutArranged");
+    case "play": return t("table.timeoutPlayed", { card: cardShort(action.card) });
+    case "discard": return t("table.timeoutDiscarded", { card: cardShort(action.card) });
+    case "bid": return t("table.timeoutBid", { bid: bidName(action.value) });
+    case "pass": return t("table.timeoutPassed");
+    case "trump": return t("table.timeoutTrump", { suit: SUIT_NAMES[action.suit] || action.suit });
+    case "bet": return t("table.timeoutBet", { amount: Number(action.amount) });
+    case "call": return t("table.timeoutCalled");
+    case "raise": return t("table.timeoutRaised", { amount: Number(action.to) });
+    case "fold": return t("table.timeoutFolded");
+    case "buy_in": return t("table.timeoutBoughtIn");
+    case "decline": return t("table.timeoutDeclined");
+    default: return t("table.timeoutDecided");
+  }
+}
+
+/** The ``timer/expired`` notice in the page's language: what was done for this player's seat (the
+ * notice then names the action), or for whom the autopilot decided; and whether it keeps the seat. */
+function timeoutText(notice) {
+  if (!("autopilot" in notice)) return notice.text;
+  if (notice.action) {
+    const done = decidedForYou(notice.action, notice.drafted);
+    return notice.autopilot ? `${done} ${t("table.timeoutKeepsYourSeat")}` : done;
+  }
+  const done = t("table.timeoutFor", { name: notice.name });
+  return notice.autopilot ? `${done} ${t("table.timeoutKeepsTheirSeat")}` : done;
+}
 
 /** Where each seat sits on the felt (percent of its box), the player's own seat at the bottom. */
 function seatPositions(count, bottom, direction) {
@@ -186,7 +218,7 @@ class TableController {
       showMessage(PRESENCE[message.code]({ name: message.name, seat: message.seat }), { kind: "info", scope: PRESENCE_SCOPE });
     } else if (message.type === "notice") {
       clearMessages(TIMEOUT);
-      showMessage(message.text, { kind: "info", scope: TIMEOUT });
+      showMessage(message.code === "timer/expired" ? timeoutText(message) : message.text, { kind: "info", scope: TIMEOUT });
     } else if (message.type === "hint") {
       if (message.version !== this.version) return;
       const game = this.game();
