@@ -19,6 +19,19 @@ const AUTO_SIT_KEY = "cardroom.autosit";
 const REFRESH_MS = 5000;
 const NAMES = new Intl.ListFormat(language === PSEUDO ? "en" : language, { type: "unit", style: "short" });
 
+const BOT_LEVELS = { strong: t("lobby.botStrong"), random: t("lobby.botRandom") };
+
+/** A bot level's word ("strong"). */
+export function botLevelText(level) {
+  return BOT_LEVELS[level] || level;
+}
+
+/** Who sits in a seat: a person by his own name, a bot named in the page's language ("Bot 2 (strong)"). */
+export function seatName(entry) {
+  return entry.bot && entry.bot_level ? t("lobby.botName", { seat: entry.seat + 1, level: botLevelText(entry.bot_level) })
+    : entry.name;
+}
+
 /** Names as the language lists them ("Ana, Ben, Cleo"). */
 export function listText(names) {
   return NAMES.format(names);
@@ -77,7 +90,7 @@ export function nameForm(done, { heading = t("lobby.chooseName"), help = null } 
 
 function roomRow(room) {
   const title = GAME_TITLES[room.game] || room.game;
-  const taken = room.seats.filter((seat) => seat.name).map((seat) => seat.name);
+  const taken = room.seats.filter((seat) => seat.name).map(seatName);
   const names = taken.length ? listText(taken) : t("lobby.nobodyYet");
   const stakes = tableStakes(room.options);
   const playing = room.status === "playing";

@@ -17,7 +17,7 @@ import { guideBox, tableHelp } from "./help.js";
 import { formatNumber, t } from "./i18n.js";
 import { motionFrame } from "./motion.js";
 import { MONEY, OFFLINE_TEXT, PRESENCE, REMATCH, describeOptions } from "./words.js";
-import { listText, nameForm, playerChanged, richText, takeAutoSit } from "./lobby.js";
+import { botLevelText, listText, nameForm, playerChanged, richText, seatName, takeAutoSit } from "./lobby.js";
 import { reportDialog, showNotice } from "./reports.js";
 import { RoomSocket } from "./socket.js";
 import { askBuyIn, chipsAtTable, showChipsAtTable, tableStakes } from "./stakes.js";
@@ -39,7 +39,7 @@ const STATUS_TEXT = {
   connecting: t("table.connecting"), open: t("table.connected"), reconnecting: t("table.reconnecting"),
   closed: t("table.disconnected"),
 };
-const BOT_LEVELS = { strong: t("table.botStrong"), random: t("table.botRandom") };
+const BOT_LEVELS = ["strong", "random"];
 const TEAMS = [t("table.teamA"), t("table.teamB")];
 
 /** What the autopilot decided for this player's seat when its time ran out (a whole sentence). */
@@ -401,7 +401,7 @@ class TableController {
     if (seat === null || seat === undefined) return t("table.nobody");
     if (seat === this.mySeat()) return t("table.you");
     const entry = this.last && this.last.room.seats[seat];
-    return entry && entry.name ? entry.name : t("table.seatNumber", { seat: seat + 1 });
+    return entry && entry.name ? seatName(entry) : t("table.seatNumber", { seat: seat + 1 });
   }
 
   /** Scored deals of this match from the history API: ``[{number, points, detail}]``. */
@@ -639,7 +639,7 @@ class TableController {
     const badges = [];
     if (entry.bot) {
       badges.push(h("span", { class: "badge bot-badge" }, entry.bot_level
-        ? t("table.botBadgeLevel", { level: BOT_LEVELS[entry.bot_level] || entry.bot_level }) : t("table.botBadge")));
+        ? t("table.botBadgeLevel", { level: botLevelText(entry.bot_level) }) : t("table.botBadge")));
     }
     if (!entry.bot && entry.name && !entry.connected && entry.grace_until) {
       badges.push(countdown(entry.grace_until, "badge conn-badge offline waiting-badge",
@@ -688,7 +688,7 @@ class TableController {
     return h("div", { class: classes.join(" "), role: "group", "aria-label": label, dataset: { seat: String(seat) } },
       h("div", { class: "seat-name" }, h("span", { class: "seat-no" }, formatNumber(seat + 1)),
         empty ? h("span", { class: "muted" }, t("table.emptySeat"))
-          : h("strong", {}, mine ? t("table.nameYou", { name: entry.name }) : entry.name)),
+          : h("strong", {}, mine ? t("table.nameYou", { name: entry.name }) : seatName(entry))),
       badges.length ? h("div", { class: "badges" }, badges) : null,
       this.reactionBubble(seat),
       body.length ? h("div", { class: "seat-body" }, body) : null);
@@ -745,7 +745,7 @@ class TableController {
       parts.push(h("label", { for: "bot-level" }, t("table.botLevel"), " "),
         h("select", { id: "bot-level", dataset: { focus: "bot-level" },
           onchange: (event) => { this.level = event.target.value; } },
-          Object.entries(BOT_LEVELS).map(([level, words]) => h("option", { value: level, selected: previous === level }, words))));
+          BOT_LEVELS.map((level) => h("option", { value: level, selected: previous === level }, botLevelText(level)))));
       parts.push(h("button", { type: "button", class: "primary", id: "start-button", dataset: { focus: "start" },
         onclick: () => this.send({ type: "start" }) }, t("table.startSeated", { count: seated })));
       parts.push(h("button", { type: "button", dataset: { focus: "close" }, onclick: () => this.send({ type: "close" }) }, t("table.closeRoom")));
