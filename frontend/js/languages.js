@@ -40,7 +40,7 @@ export function pickLanguage(available, preferred = preferredLanguages()) {
   return { language: written || "en", missing: first === "en" ? null : first };
 }
 
-// --- lists and decimals in the page's language (set on <html lang> by i18n.js) -----------------
+// --- lists, decimals and messages holding nodes, in the page's language (<html lang>, from i18n.js) --
 
 function pageLocale() {
   return document.documentElement.lang || "en";
@@ -64,7 +64,7 @@ export function withNodes(text, nodes) {
   return text.split(/\{(\w+)\}/).map((part, i) => (i % 2 ? nodes[part] ?? `{${part}}` : part)).filter((part) => part !== "");
 }
 
-/** Nodes (or texts) listed as :func:`formatList` lists texts, the separators as text between them. */
+/** Nodes (or texts) listed as ``formatList`` lists texts, the separators as text between them. */
 export function listNodes(items, type = "unit") {
   const parts = new Intl.ListFormat(pageLocale(), { type, style: "long" }).formatToParts(items.map((_, i) => `\u0000${i}`));
   return parts.map((part) => (part.type === "element" ? items[Number(part.value.slice(1))] : part.value));
