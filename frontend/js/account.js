@@ -65,7 +65,7 @@ function signInForm(current, done) {
   const form = h("form", { class: "card-panel", id: "sign-in-form", "aria-labelledby": "sign-in-heading", novalidate: true },
     h("h2", { id: "sign-in-heading" }, current ? t("account.signInOther") : t("account.signIn")),
     h("p", {}, !current ? t("account.signInAbout")
-      : t(current.claimed ? "account.signInForgets" : "account.signInForgetsGuest", { name: current.name })),
+      : current.claimed ? t("account.signInForgets", { name: current.name }) : t("account.signInForgetsGuest", { name: current.name })),
     field("sign-in-name", t("account.name"), { maxlength: 40, autocomplete: "username", required: true }),
     field("sign-in-password", t("account.password"), { type: "password", maxlength: 256, autocomplete: "current-password", required: true }),
     h("button", { type: "submit", class: current ? "" : "primary" }, t("account.signIn")));
@@ -154,7 +154,7 @@ export function showAccount(main) {
     }
     const profile = h("a", { href: `#/player/${encodeURIComponent(player.id)}` }, h("strong", {}, player.name));
     box.appendChild(h("p", { id: "account-status" },
-      ...withNodes(t(player.claimed ? "account.playsAsClaimed" : "account.playsAsGuest"), { name: profile })));
+      ...withNodes(player.claimed ? t("account.playsAsClaimed") : t("account.playsAsGuest"), { name: profile })));
     if (player.claimed) {
       box.appendChild(signOutPanel(player, render));
     } else {

@@ -35,6 +35,13 @@ function withReason({ id, title, confirmLabel, act }) {
   });
 }
 
+/** "1. Ivo", "2. Bot 2 (bot)", "3. Ana (away)". */
+function seatText(seat) {
+  const words = { seat: seat.seat + 1, name: seat.name };
+  if (seat.bot) return t("admin.seatBot", words);
+  return seat.connected ? t("admin.seat", words) : t("admin.seatAway", words);
+}
+
 export function showAdmin(main) {
   const player = savedPlayer();
   const page = h("div", { class: "admin-page" }, h("h1", {}, t("admin.title")));
@@ -93,7 +100,7 @@ export function showAdmin(main) {
 
   function seatList(room) {
     return h("ul", { class: "seat-list" }, room.seats.filter((seat) => seat.name).map((seat) => h("li", {},
-      t(seat.bot ? "admin.seatBot" : seat.connected ? "admin.seat" : "admin.seatAway", { seat: seat.seat + 1, name: seat.name }), " ",
+      seatText(seat), " ",
       seat.bot ? null : h("button", { type: "button", class: "small-button", dataset: { action: "remove" },
         onclick: () => withReason({ id: "remove-dialog", title: t("admin.removeTitle", { name: seat.name }), confirmLabel: t("admin.remove"),
           act: (reason) => act(`/api/admin/rooms/${encodeURIComponent(room.id)}/remove`, "POST",

@@ -21,7 +21,7 @@ function sideName(match, index) {
   const teams = match.result && match.result.teams;
   if (match.game === "hasenpfeffer") {
     const [first, second] = (teams ? teams[index] : [index, index + 2]).map((seat) => seatName(match, seat));
-    return t(index === 0 ? "history.teamA" : "history.teamB", { first, second });
+    return index === 0 ? t("history.teamA", { first, second }) : t("history.teamB", { first, second });
   }
   return seatName(match, index);
 }
@@ -29,12 +29,12 @@ function sideName(match, index) {
 /** A person's line in the match's players: the seat, the name (a link), and what happened to the
  * seat when they were away. */
 function seatLine(seat, name) {
-  const decisions = seat.autopilot_decisions || 0;
-  let key = "history.seatLine";
-  if (seat.bot) key = "history.seatLineBot";
-  else if (seat.abandoned) key = "history.seatLineLeft";
-  else if (decisions > 0) key = "history.seatLineAutopilot";
-  return withNodes(t(key, { seat: seat.seat + 1, count: decisions }), { name });
+  const words = { seat: seat.seat + 1, count: seat.autopilot_decisions || 0 };
+  let text = t("history.seatLine", words);
+  if (seat.bot) text = t("history.seatLineBot", words);
+  else if (seat.abandoned) text = t("history.seatLineLeft", words);
+  else if (words.count > 0) text = t("history.seatLineAutopilot", words);
+  return withNodes(text, { name });
 }
 
 /** "name score" for each side, listed. */
@@ -58,7 +58,7 @@ function resultText(match) {
 function playerEntry(seat) {
   const name = seat.player_id ? h("a", { href: `#/player/${encodeURIComponent(seat.player_id)}` }, seat.name) : seat.name;
   if (!seat.bot && !seat.abandoned) return name;
-  return h("span", {}, ...withNodes(t(seat.bot ? "history.playerBot" : "history.playerLeft"), { name }));
+  return h("span", {}, ...withNodes(seat.bot ? t("history.playerBot") : t("history.playerLeft"), { name }));
 }
 
 function matchItem(match, playerId) {
@@ -113,14 +113,15 @@ function dealDetail(match, deal) {
   if (match.game === "hazari") return t("history.roundsWon", { rounds: sideScores(match, detail.rounds_won, seatName) });
   if (match.game === "azi") {
     if (detail.reason === "azi") return t("history.aziCarried", { pot: detail.pot });
-    return t(detail.reason === "folds" ? "history.potFolds" : "history.potTricks",
-      { name: seatName(match, detail.winner), pot: detail.pot });
+    const words = { name: seatName(match, detail.winner), pot: detail.pot };
+    return detail.reason === "folds" ? t("history.potFolds", words) : t("history.potTricks", words);
   }
   if (detail.thrown_in) return t("history.thrownIn");
-  const summary = t(detail.made ? "history.bidMade" : "history.bidSet", {
+  const words = {
     name: seatName(match, detail.bidder), trump: SUIT_NAMES[detail.trump] || detail.trump, tricks: detail.tricks.join("-"),
     contract: detail.forced ? t("history.forced", { contract: bidName(detail.contract) }) : bidName(detail.contract),
-  });
+  };
+  const summary = detail.made ? t("history.bidMade", words) : t("history.bidSet", words);
   return detail.discard ? t("history.withDiscard", { summary, card: cardShort(detail.discard) }) : summary;
 }
 
@@ -150,7 +151,8 @@ function actionText(match, entry) {
   const who = entry.seat === null ? t("history.server") : seatName(match, entry.seat);
   const rest = Object.entries(action).filter(([key]) => key !== "kind")
     .map(([key, value]) => `${key} ${Array.isArray(value) ? JSON.stringify(value) : value}`).join(", ");
-  return t(rest ? "history.logEntryWith" : "history.logEntry", { seq: entry.seq, who, action: action.kind, details: rest });
+  const words = { seq: entry.seq, who, action: action.kind, details: rest };
+  return rest ? t("history.logEntryWith", words) : t("history.logEntry", words);
 }
 
 export function showMatch(main, matchId) {

@@ -39,7 +39,8 @@ function seatName(match, seat) {
 }
 
 function teamName(match, team) {
-  return t(team === 0 ? "replay.teamA" : "replay.teamB", { first: seatName(match, team), second: seatName(match, team + 2) });
+  const words = { first: seatName(match, team), second: seatName(match, team + 2) };
+  return team === 0 ? t("replay.teamA", words) : t("replay.teamB", words);
 }
 
 function suitWord(suit) {
@@ -57,26 +58,30 @@ function freshState(seats) {
   };
 }
 
-const NOT_HELD = { shows: "replay.problemShows", discards: "replay.problemDiscards", plays: "replay.problemPlays" };
+const NOT_HELD = {
+  shows: (words) => t("replay.problemShows", words),
+  discards: (words) => t("replay.problemDiscards", words),
+  plays: (words) => t("replay.problemPlays", words),
+};
 
 /** Takes ``cards`` from the hand of ``seat``, who ``how`` them (shows, discards or plays). */
 function take(state, seat, cards, problems, how) {
   const hand = state.hands[seat] || [];
   for (const card of cards) {
     const at = hand.indexOf(card);
-    if (at < 0) problems.push(t(NOT_HELD[how], { deal: state.deal, seat: seat + 1, card: cardShort(card) }));
+    if (at < 0) problems.push(NOT_HELD[how]({ deal: state.deal, seat: seat + 1, card: cardShort(card) }));
     else hand.splice(at, 1);
   }
   state.hands[seat] = hand;
 }
 
 const BADGES = {
-  dealer: "replay.badgeDealer", up: "replay.badgeUp", out: "replay.badgeOut", button: "replay.badgeButton",
-  folded: "replay.badgeFolded", left: "replay.badgeLeft", bidder: "replay.badgeBidder",
+  dealer: t("replay.badgeDealer"), up: t("replay.badgeUp"), out: t("replay.badgeOut"), button: t("replay.badgeButton"),
+  folded: t("replay.badgeFolded"), left: t("replay.badgeLeft"), bidder: t("replay.badgeBidder"),
 };
 
 function badge(state, seat, kind) {
-  const text = t(BADGES[kind]);
+  const text = BADGES[kind];
   if (!state.badges[seat].includes(text)) state.badges[seat].push(text);
 }
 
@@ -202,13 +207,13 @@ function aziRules(match, byDeal) {
       badge(state, button, "button");
       const exposed = count ? deal.deck[count - 1] : null;
       if (exposed) {
-        const text = t(exposed.startsWith("A") ? "replay.aziTrumpAce" : "replay.aziTrump",
-          { suit: suitWord(exposed.slice(-1)), name: seatName(match, order[order.length - 1]) });
+        const words = { suit: suitWord(exposed.slice(-1)), name: seatName(match, order[order.length - 1]) };
+        const text = exposed.startsWith("A") ? t("replay.aziTrumpAce", words) : t("replay.aziTrump", words);
         state.info.push({ kind: "trump", text, cards: [exposed] });
       }
       state.info.push({ kind: "notDealt", text: t("replay.cards", { count: deal.deck.length - count }), cards: [] });
-      return t(redeal ? "replay.aziRedeal" : "replay.aziDeal", { deal: deal.number, count: handSize,
-        names: formatList(order.map((seat) => seatName(match, seat)), "unit") });
+      const words = { deal: deal.number, count: handSize, names: formatList(order.map((seat) => seatName(match, seat)), "unit") };
+      return redeal ? t("replay.aziRedeal", words) : t("replay.aziDeal", words);
     },
     act(state, entry, problems) {
       const { seat, action } = entry;
@@ -281,7 +286,8 @@ function playCard(state, match, entry, problems, trickSize) {
   }
   state.table.plays.push({ seat, cards: [action.card], label: "" });
   state.notes[seat] = t("replay.notePlayed", { card: cardShort(action.card) });
-  return t(took === null ? "replay.plays" : "replay.playsAndLeads", { name: seatName(match, seat), card: cardShort(action.card), trick: took });
+  const words = { name: seatName(match, seat), card: cardShort(action.card), trick: took };
+  return took === null ? t("replay.plays", words) : t("replay.playsAndLeads", words);
 }
 
 /**
@@ -378,8 +384,8 @@ function auctionEnd(state, deal, match, problems) {
   badge(state, detail.bidder, "bidder");
   const words = { name: seatName(match, detail.bidder), contract: bidName(detail.contract), card: cardShort(state.widow) };
   state.info.push({ kind: "widow", text: t("replay.widowTaken", words), cards: [state.widow] });
-  state.info.push({ kind: "contract", text: t(detail.forced ? "replay.contractForced" : "replay.contract", words), cards: [] });
-  return t(detail.forced ? "replay.auctionForced" : "replay.auctionWon", words);
+  state.info.push({ kind: "contract", text: detail.forced ? t("replay.contractForced", words) : t("replay.contract", words), cards: [] });
+  return detail.forced ? t("replay.auctionForced", words) : t("replay.auctionWon", words);
 }
 
 // --- the steps ----------------------------------------------------------------------------------
@@ -453,7 +459,7 @@ export function rebuild(match) {
 /** "Asha 12" for a side of the deal; Azi's winnings signed ("Asha +40"). */
 function sideScore(match, side, points) {
   const name = match.game === "hasenpfeffer" ? teamName(match, side) : seatName(match, side);
-  return t(points > 0 && match.game === "azi" ? "replay.sideGain" : "replay.sideScore", { name, points });
+  return points > 0 && match.game === "azi" ? t("replay.sideGain", { name, points }) : t("replay.sideScore", { name, points });
 }
 
 function pointsText(match, deal) {
@@ -470,16 +476,18 @@ function dealEndPanel(match, end) {
       t("replay.sideScore", { name: seatName(match, seat), points: n })), "unit") });
   } else if (match.game === "azi") {
     const words = { name: seatName(match, detail.winner), pot: detail.pot };
-    summary = t({ azi: "replay.aziCarried", folds: "replay.potFolds" }[detail.reason] || "replay.potTricks", words);
+    if (detail.reason === "azi") summary = t("replay.aziCarried", words);
+    else summary = detail.reason === "folds" ? t("replay.potFolds", words) : t("replay.potTricks", words);
   } else if (match.game === "hasenpfeffer") {
-    summary = detail.thrown_in ? t("replay.noScore") : t(detail.made ? "replay.bidMade" : "replay.bidSet", {
-      name: seatName(match, detail.bidder), contract: bidName(detail.contract), tricks: detail.tricks.join("-") });
+    const words = { name: seatName(match, detail.bidder), contract: bidName(detail.contract), tricks: (detail.tricks || []).join("-") };
+    if (detail.thrown_in) summary = t("replay.noScore");
+    else summary = detail.made ? t("replay.bidMade", words) : t("replay.bidSet", words);
   }
   const scores = listNodes(sides.map((side) => h("span", { class: "deal-points", dataset: { side: String(side) } },
     t("replay.sideScore", { name: match.game === "hasenpfeffer" ? teamName(match, side) : seatName(match, side), points: end.points[side] }))));
   return h("section", { class: "deal-result replay-deal-end", id: "replay-deal-end", "aria-label": t("replay.dealResult", { deal: end.number }) },
-    h("p", {}, ...withNodes(t(match.game === "azi" ? "replay.dealOverChips" : "replay.dealOverPoints", { deal: end.number }),
-      { scores: h("span", {}, scores) })),
+    h("p", {}, ...withNodes(match.game === "azi" ? t("replay.dealOverChips", { deal: end.number })
+      : t("replay.dealOverPoints", { deal: end.number }), { scores: h("span", {}, scores) })),
     summary ? h("p", { class: "muted" }, summary) : null);
 }
 
@@ -517,12 +525,14 @@ function handView(match, step, seat) {
   step.marks[seat] ? h("p", { class: "replay-mark" }, step.marks[seat]) : null);
 }
 
-const INFO_LABELS = { trump: "replay.infoTrump", notDealt: "replay.infoNotDealt", widow: "replay.infoWidow", contract: "replay.infoContract" };
+const INFO_LABELS = {
+  trump: t("replay.infoTrump"), notDealt: t("replay.infoNotDealt"), widow: t("replay.infoWidow"), contract: t("replay.infoContract"),
+};
 
 function tableView(match, step) {
   const parts = [];
   for (const item of step.info) {
-    parts.push(h("p", { class: "replay-info" }, h("strong", {}, t(INFO_LABELS[item.kind])), " ",
+    parts.push(h("p", { class: "replay-info" }, h("strong", {}, INFO_LABELS[item.kind]), " ",
       item.cards.map((card) => cardImage(card, { small: true })), item.cards.length ? " " : "", item.text));
   }
   if (step.table) {
@@ -649,7 +659,8 @@ export function showReplay(main, matchId, startStep = null) {
       const step = steps[index];
       box.dataset.step = String(index);
       slider.value = String(index);
-      const where = t(step.deal ? "replay.stepOfInDeal" : "replay.stepOf", { step: index, count: steps.length - 1, deal: step.deal });
+      const words = { step: index, count: steps.length - 1, deal: step.deal };
+      const where = step.deal ? t("replay.stepOfInDeal", words) : t("replay.stepOf", words);
       counter.textContent = where;
       slider.setAttribute("aria-valuetext", where);
       text.textContent = step.text;
