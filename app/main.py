@@ -14,7 +14,18 @@ from app.api.body_limit import BodyLimit
 from app.api.deps import reject_control_characters
 from app.api.errors import install_error_handlers
 from app.api.limits import TokenBuckets, WindowLimit
-from app.api.routes import admin, games, health, leaderboard, matches, players, reports, rooms, sessions
+from app.api.routes import (
+    admin,
+    games,
+    health,
+    leaderboard,
+    matches,
+    pages,
+    players,
+    reports,
+    rooms,
+    sessions,
+)
 from app.api.security_headers import SecurityHeaders
 from app.api.signin_limit import SignInLimiter
 from app.api.sockets import OpenSockets
@@ -85,6 +96,7 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True,
                    leaderboard.router, health.router, admin.router, reports.router):
         app.include_router(router, dependencies=[Depends(reject_control_characters)])
     app.include_router(ws_router)
+    app.include_router(pages.router)
     app.add_middleware(RequestIds)
     app.mount("/rules", StaticFiles(directory=games.RULES_DIR), name="rules")
     app.mount("/", StaticFiles(directory=FRONTEND_DIR, html=True), name="frontend")

@@ -3,6 +3,7 @@ the notice that says what the autopilot did."""
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack
@@ -89,11 +90,15 @@ def test_a_timeout_completes_the_draft_and_says_so(limit_one: TestClient) -> Non
         others = players[0].last_state
         slow.send({"type": "sit", "seat": 3})
         back = slow.state_where(lambda m: m["room"]["seats"][3]["autopilot"] is False)
-    assert told == {"type": "notice", "code": "timer/expired", "seat": 3,
+    made = told.pop("action")
+    assert made["kind"] == "up" and made["groups"] == done["view"]["arrangement"]
+    assert told == {"type": "notice", "code": "timer/expired", "seat": 3, "name": "T3", "autopilot": True,
+                    "drafted": True,
                     "text": "Time ran out: the autopilot completed your arrangement. It keeps playing "
                             "for you until you take your seat back."}
     assert seen["seat"] == 3 and seen["text"].startswith("Time ran out for T3: the autopilot decided")
-    assert "6S" not in seen["text"]
+    assert seen["name"] == "T3" and seen["autopilot"] is True
+    assert "action" not in seen and "drafted" not in seen and "6S" not in json.dumps(seen)
     groups = done["view"]["arrangement"]
     assert sorted(groups[0]) == ["6D", "6H", "6S"] and "4S" in groups[3]
     assert done["room"]["seats"][3]["autopilot"] is True

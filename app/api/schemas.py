@@ -7,6 +7,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
 
+from app.languages import LANGUAGES
+
 
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -35,6 +37,7 @@ class PlayerCreated(BaseModel):
     name: str
     token: str
     chips: int
+    language: str | None = None
 
 
 class PlayerPublic(BaseModel):
@@ -133,6 +136,20 @@ class SessionPlayer(BaseModel):
     chips: int
     claimed: bool
     admin: bool
+    language: str | None
+
+
+class LanguageChoice(Strict):
+    """The interface language a player chose: one of ``app.languages.LANGUAGES``."""
+
+    language: str = Field(max_length=16)
+
+    @field_validator("language")
+    @classmethod
+    def is_offered(cls, code: str) -> str:
+        if code not in LANGUAGES:
+            raise ValueError(f"the interface is offered in {', '.join(LANGUAGES)}")
+        return code
 
 
 class Reason(Strict):

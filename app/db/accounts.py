@@ -50,6 +50,12 @@ async def name_is_claimed(session: AsyncSession, name: str, besides: str | None 
     return (await session.scalar(query)) is not None
 
 
+async def set_language(sessions: async_sessionmaker[AsyncSession], player_id: str, language: str) -> None:
+    async with sessions.begin() as session:
+        await session.execute(update(models.Player).where(models.Player.id == player_id)
+                              .values(language=language))
+
+
 async def claim(sessions: async_sessionmaker[AsyncSession], player_id: str, name: str,
                 password_hash: str) -> None:
     """Make the guest ``player_id`` an account named ``name``; raises :class:`AccountError`."""

@@ -29,6 +29,8 @@ class Player(Base):
     topped_up_at: Mapped[datetime | None]
     # May use the operator's console; set on the server's command line only (migration 0008).
     admin: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # The interface language the player chose (migration 0010); null until he chooses.
+    language: Mapped[str | None] = mapped_column(String(16))
 
     # A claimed account's name, case-folded: unique among claimed accounts (guests have none).
     __table_args__ = (Index("ux_players_name_key", "name_key", unique=True),

@@ -88,6 +88,7 @@ class Room:
         self._pause_changed = asyncio.Event()
         self._timer_task: asyncio.Task[None] | None = None
         self._grace_tasks: dict[int, asyncio.Task[None]] = {}
+        self._grace_until: dict[int, float] = {}
         self.closed = False
         self.stopped = False
         self.removed: set[str] = set()
@@ -136,7 +137,9 @@ class Room:
                  {"seat": seat, "player_id": occupant.player_id, "name": occupant.name,
                   "bot": occupant.bot is not None, "bot_level": occupant.bot,
                   "autopilot": occupant.autopilot, "buy_in": occupant.buy_in,
-                  "connected": occupant.bot is not None or self.is_connected(occupant)}
+                  "connected": occupant.bot is not None or self.is_connected(occupant),
+                  "grace_until": None if occupant.bot is not None or self.is_connected(occupant)
+                  else self._grace_until.get(seat)}
                  for seat, occupant in enumerate(self.seats)]
         options = {**self.options, **self.room_options}
         return {"id": self.id, "game": self.engine.name, "options": options,
@@ -203,16 +206,23 @@ class Room:
     # --- connections and seats ---------------------------------------------------------
 
     def connect(self, conn: Connection) -> None:
-        self.connections.add(conn)
         seat = self.seat_of(conn.player_id)
+        occupant = self.seats[seat] if seat is not None else None
+        # A socket joins as a spectator and connects again once signed in: it is no one else's.
+        coming_back = occupant is not None and not any(
+            other.player_id == occupant.player_id for other in self.connections if other is not conn)
+        self.connections.add(conn)
         if seat is not None and conn.player_id not in self.removed:
             grace = self._grace_tasks.pop(seat, None)
+            self._grace_until.pop(seat, None)
             if grace is not None:
                 grace.cancel()
             self._autopilot(seat, False)
         self.broadcast()
         if self.chat.lines:
             conn.push(self.chat.history_frame())
+        if seat is not None and coming_back and conn.player_id not in self.removed:
+            self._tell_others("room/back", seat)
 
     def disconnect(self, conn: Connection) -> None:
         if conn in self.connections:
@@ -229,16 +239,33 @@ class Room:
         occupant = self.seats[seat] if seat is not None else None
         if (seat is not None and occupant is not None and not self.is_connected(occupant)
                 and seat not in self._grace_tasks):
+            self._grace_until[seat] = self.clock.now() + self.timing.grace_period
             self._grace_tasks[seat] = self._spawn(self._grace_then_autopilot(seat))
+            self._tell_others("room/left", seat)
 
     async def _grace_then_autopilot(self, seat: int) -> None:
-        """A dropped player keeps his seat for the grace period; then the bot plays for him."""
+        """A dropped player keeps his seat for the grace period (the seat shows until when); then
+        the bot plays for him."""
         await self.clock.sleep(self.timing.grace_period)
         self._grace_tasks.pop(seat, None)
+        self._grace_until.pop(seat, None)
         if self.state is not None and self.status == "playing":
             self._autopilot(seat, True)
-            self.broadcast()
             self.schedule()
+        self.broadcast()
+
+    def _tell_others(self, code: str, seat: int, occupant: Occupant | None = None) -> None:
+        """Tell everyone but the person in ``seat`` (by default its occupant) that he came
+        (``room/joined``), came back (``room/back``) or left (``room/left``); the client says it in
+        words. Never about a bot."""
+        occupant = occupant or self.seats[seat]
+        if occupant is None or occupant.player_id is None:
+            return
+        frame = encode_frame({"type": "notice", "code": code, "seat": seat, "name": occupant.name,
+                              "player_id": occupant.player_id})
+        for conn in list(self.connections):
+            if conn.player_id != occupant.player_id:
+                conn.push(frame)
 
     def _autopilot(self, seat: int, on: bool) -> None:
         occupant = self.seats[seat]
@@ -269,7 +296,10 @@ class Room:
                 raise RoomError(f"seat {seat} is taken by {occupant.name}", code="room/seat_taken")
             self._require_not_started("change seats")
             chosen = await self._checked_buy_in(player_id, buy_in) if buy_in is not None else None
+            arriving = self.seat_of(player_id) is None
             await self._change_seats(lambda seats: self._move(seats, player_id, conn.name, seat, chosen))
+            if arriving:
+                self._tell_others("room/joined", seat)
 
     async def _checked_buy_in(self, player_id: str, amount: int) -> int:
         if not self.chips.enabled:
@@ -292,7 +322,9 @@ class Room:
             if seat is None:
                 raise RoomError("you are not seated at this table", code="room/not_seated")
             self._require_not_started("leave your seat")
+            leaving = self.seats[seat]
             await self._change_seats(lambda seats: seats.__setitem__(seat, None))
+            self._tell_others("room/left", seat, leaving)
 
     async def add_bot(self, conn: Connection, seat: int, level: str) -> None:
         self._require_owner(conn)
@@ -902,10 +934,11 @@ class Room:
         if occupant is None:
             return
         held = occupant.autopilot
-        own = encode_frame({"type": "notice", "code": "timer/expired", "seat": seat,
+        said = {"type": "notice", "code": "timer/expired", "seat": seat, "name": occupant.name,
+                "autopilot": held}
+        own = encode_frame({**said, "action": action, "drafted": drafted,
                             "text": timeout_text(action, drafted, held)})
-        others = encode_frame({"type": "notice", "code": "timer/expired", "seat": seat,
-                               "text": timeout_text_for_others(occupant.name, held)})
+        others = encode_frame({**said, "text": timeout_text_for_others(occupant.name, held)})
         for conn in list(self.connections):
             conn.push(own if conn.player_id == occupant.player_id else others)
 

@@ -1,5 +1,7 @@
 // The HTTP API (JSON) and the guest player kept in localStorage.
 
+import { t } from "./i18n.js";
+
 const PLAYER_KEY = "cardroom.player";
 
 export class ApiError extends Error {
@@ -19,7 +21,7 @@ async function send(path, { method = "GET", body = undefined, token = undefined 
   try {
     response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch (error) {
-    throw new ApiError(0, "network/unreachable", "the server cannot be reached; check the connection");
+    throw new ApiError(0, "network/unreachable", t("api.unreachable"));
   }
   let data = null;
   try {
@@ -30,7 +32,7 @@ async function send(path, { method = "GET", body = undefined, token = undefined 
   if (!response.ok) {
     const problem = data && data.error ? data.error : {};
     throw new ApiError(response.status, problem.code || `http/${response.status}`,
-      problem.message || `the server answered ${response.status}`);
+      problem.message || t("api.answered", { status: response.status }));
   }
   return { response, data };
 }
@@ -93,4 +95,5 @@ export function listMatches({ player = null, game = null, limit = 20, before = n
   return api(`/api/matches?${query}`);
 }
 
-export const GAME_TITLES = { hazari: "Hazari", azi: "Azi", hasenpfeffer: "Hasenpfeffer" };
+/** The games' names, as the page shows them. */
+export const GAME_TITLES = { hazari: t("api.hazari"), azi: t("api.azi"), hasenpfeffer: t("api.hasenpfeffer") };

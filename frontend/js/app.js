@@ -1,4 +1,5 @@
-// The page's router: #/ (lobby), #/room/<id> (a table), #/history[/<player>], #/match/<id>,
+// The page's router: #/ (lobby), #/room/<id> (a table), #/join/<id> (an invitation: the table, seated
+// in its first free seat), #/history[/<player>], #/match/<id>,
 // #/replay/<match>[/<step>], #/player/<id>, #/account, #/leaderboard[/<game>], #/rules[/<game>],
 // and for operators #/admin and #/watch/<room> (a table as a spectator sees it).
 
@@ -14,14 +15,24 @@ import { showReplay } from "./replay.js";
 import { showRules } from "./rules.js";
 import { walletLine } from "./stakes.js";
 import { language, languageChoices, switchLanguage, t } from "./i18n.js";
-import { showTable, watchTable } from "./table.js";
+import { joinTable, showTable, watchTable } from "./table.js";
 
 let leavePage = null;
+
+/** Keeps the choice with the player's account (so that signing in elsewhere brings it), then reloads. */
+async function chooseLanguage(code) {
+  const player = savedPlayer();
+  if (player) {
+    await api(`/api/players/${encodeURIComponent(player.id)}/language`, { method: "PUT", token: player.token,
+      body: { language: code } }).catch(() => {});
+  }
+  switchLanguage(code);
+}
 
 /** The header's language switch: each language named in itself; a choice reloads the page in it. */
 function languageSwitch() {
   const select = h("select", { id: "language-switch", "aria-label": t("nav.language"),
-    onchange: (event) => switchLanguage(event.target.value) },
+    onchange: (event) => chooseLanguage(event.target.value) },
   languageChoices().map(({ code, name }) => h("option", { value: code, lang: code, selected: code === language }, name)));
   return h("label", { class: "language-switch" }, select);
 }
@@ -67,6 +78,8 @@ function route() {
   let cleanup = null;
   if (parts[0] === "room" && parts[1]) {
     cleanup = showTable(main, parts[1]);
+  } else if (parts[0] === "join" && parts[1]) {
+    cleanup = joinTable(main, parts[1]);
   } else if (parts[0] === "watch" && parts[1]) {
     cleanup = watchTable(main, parts[1]);
   } else if (parts[0] === "admin") {

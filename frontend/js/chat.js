@@ -192,7 +192,7 @@ export class TableChat {
     this.mutedList.hidden = muted.length === 0;
     clear(this.mutedList);
     if (muted.length) {
-      put(this.mutedList, `${CHAT.muted}: `, muted.map(([id, name]) => h("button", { type: "button", class: "small-button chat-unmute",
+      put(this.mutedList, `${CHAT.muted} `, muted.map(([id, name]) => h("button", { type: "button", class: "small-button chat-unmute",
         "aria-label": CHAT.unmute({ name }), onclick: () => this.setMuted(id, name, false) }, CHAT.unmute({ name }))));
     }
     this.log.scrollTop = this.log.scrollHeight;

@@ -1,5 +1,6 @@
 // A tiny helper for building elements, and the page's shared message areas.
 
+import { formatDate as formatMoment, t } from "./i18n.js";
 import { sentenceFor, withoutRuleNumbers } from "./words.js";
 
 /**
@@ -72,7 +73,7 @@ export function showMessage(text, { kind = "error", code = null, scope = null } 
   const item = h("div", { class: `message ${kind}`, role: kind === "error" ? "alert" : "status",
     dataset: { code: code || "", scope: scope || "" } },
   messageBody(text, code),
-  h("button", { type: "button", class: "dismiss", "aria-label": "Dismiss message",
+  h("button", { type: "button", class: "dismiss", "aria-label": t("dom.dismiss"),
     onclick: () => item.remove() }, "\u00d7"));
   area.appendChild(item);
   while (area.children.length > 4) area.removeChild(area.firstChild);
@@ -84,7 +85,7 @@ export function showMessage(text, { kind = "error", code = null, scope = null } 
  */
 export function messageBody(text, code = null) {
   const sentence = sentenceFor(code);
-  const details = sentence ? h("details", { class: "message-details" }, h("summary", {}, "Details"),
+  const details = sentence ? h("details", { class: "message-details" }, h("summary", {}, t("dom.details")),
     h("code", {}, code), " ", withoutRuleNumbers(text)) : null;
   return h("div", { class: "message-body" }, h("span", { class: "message-text" }, sentence || text), details);
 }
@@ -136,11 +137,12 @@ export function keepFocus(render, fallbacks = []) {
 }
 
 export function seatWord(n) {
-  return `Seat ${n + 1}`;
+  return t("dom.seat", { seat: n + 1 });
 }
 
+/** A moment from the server as the page's language writes it (the text itself if it is no date). */
 export function formatDate(stamp) {
   if (!stamp) return "";
   const date = new Date(stamp);
-  return Number.isNaN(date.getTime()) ? stamp : date.toLocaleString();
+  return Number.isNaN(date.getTime()) ? stamp : formatMoment(date);
 }

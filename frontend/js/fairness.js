@@ -1,6 +1,8 @@
 // Provably fair deals (docs/fairness.md): this browser gives its own random seed for each deal the
 // server has committed to, and checks a finished deal from its revealed seeds.
 
+import { t } from "./i18n.js";
+
 const RANKS = {
   hazari: ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"],
   azi: ["6", "7", "8", "9", "10", "J", "Q", "K", "A"],
@@ -103,9 +105,9 @@ export async function deckOrder(cards, serverSeed, clientSeeds, deal) {
 export async function verifyDeal({ game, deck, deal, serverSeed, commitment, clientSeeds, seats }) {
   const problems = [];
   if (await sha256Hex(fromHex(serverSeed)) !== commitment) {
-    problems.push(`deal ${deal}: SHA-256 of the revealed server seed is not the commitment`);
+    problems.push(t("fairness.notTheCommitment", { deal }));
   }
   const expected = await deckOrder(pack(game), serverSeed, seedsInOrder(clientSeeds, seats), deal);
-  if (expected.join(" ") !== deck.join(" ")) problems.push(`deal ${deal}: the deck is not the one the seeds give`);
+  if (expected.join(" ") !== deck.join(" ")) problems.push(t("fairness.notTheDeck", { deal }));
   return problems;
 }

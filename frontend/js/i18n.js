@@ -103,6 +103,11 @@ export function switchLanguage(code) {
   else window.location.reload();
 }
 
+/** A signed-in account's saved language becomes this browser's choice (and the page's, at once). */
+export function adoptLanguage(code) {
+  if (supported(code) && code !== language) switchLanguage(code);
+}
+
 /** Each language with a catalog, named in itself. */
 export function languageChoices() {
   return CATALOG_LANGUAGES.map((code) => ({ code, name: LANGUAGE_NAMES[code] }));

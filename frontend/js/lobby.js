@@ -18,11 +18,12 @@ const AUTO_SIT_KEY = "cardroom.autosit";
 const REFRESH_MS = 5000;
 
 /** Asks for a name and creates the guest account; ``done(player)`` runs after. */
-export function nameForm(done, { heading = "Choose a name" } = {}) {
+export function nameForm(done, { heading = "Choose a name", help = null } = {}) {
   const input = h("input", { id: "player-name", name: "name", required: true, maxlength: 40,
     autocomplete: "nickname", placeholder: "Your name" });
   const form = h("form", { class: "card-panel name-form", "aria-labelledby": "name-heading" },
     h("h2", { id: "name-heading" }, heading),
+    help ? h("p", {}, help) : null,
     h("p", {}, "A guest account is created for you; this browser keeps it."),
     h("div", { class: "row" },
       h("label", { for: "player-name" }, "Name"), input,

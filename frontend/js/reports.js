@@ -4,14 +4,14 @@
 import { api } from "./api.js";
 import { openDialog } from "./dialog.js";
 import { h, showMessage } from "./dom.js";
-import { OPERATOR } from "./words.js";
+import { MONEY, OPERATOR } from "./words.js";
 
 /** Opens the report dialog about ``target`` ({player_id, name}) in ``roomId``, about one of his
  * chat lines (``{text, at}``) when ``line`` is given. */
 export function reportDialog({ roomId, target, token, returnFocus, line = null }) {
   const note = h("textarea", { id: "report-note", maxlength: 500, rows: 3 });
   const send = h("button", { type: "submit", class: "primary", id: "report-send" }, OPERATOR.reportSend);
-  const cancel = h("button", { type: "button", id: "report-cancel" }, "Cancel");
+  const cancel = h("button", { type: "button", id: "report-cancel" }, MONEY.cancel);
   const form = h("form", { class: "report-form" },
     h("p", { id: "report-help" }, OPERATOR.reportHelp),
     line ? h("blockquote", { class: "reported-line", id: "reported-line" }, line.text) : null,
@@ -47,6 +47,6 @@ export function showNotice(notice) {
     banner.hidden = true;
     return;
   }
-  banner.append(h("strong", {}, `${OPERATOR.noticeTitle}: `), h("span", { class: "notice-text" }, notice.text));
+  banner.append(h("strong", {}, OPERATOR.noticeTitle), " ", h("span", { class: "notice-text" }, notice.text));
   banner.hidden = false;
 }

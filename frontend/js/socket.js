@@ -2,6 +2,8 @@
 // itself: after a reconnection the server's next ``state`` message restores the table. The token goes
 // in the first message, never in the address (addresses end up in logs).
 
+import { t } from "./i18n.js";
+
 const FIRST_DELAY = 500;
 const MAX_DELAY = 5000;
 const POLICY_CLOSE = 1008;
@@ -97,7 +99,7 @@ export class RoomSocket {
   scheduleReconnect() {
     const delay = Math.min(MAX_DELAY, FIRST_DELAY * 2 ** this.attempt);
     this.attempt += 1;
-    showBanner("Connection lost. Reconnecting...");
+    showBanner(t("socket.reconnecting"));
     this.setStatus("reconnecting");
     this.timer = window.setTimeout(() => this.connect(), delay);
   }

@@ -1,8 +1,9 @@
 // The table page of one room: seats around the felt, the owner's controls, the connection, the
 // messages, and the game's own view (hazari.js, azi.js, hasenpfeffer.js) rendered from the latest
-// ``state`` message. The client never judges a move: ``legal`` says what may be sent.
+// ``state`` message. The client never judges a move: ``legal`` says what may be sent. Opened from an
+// invitation (#/join/<room>), it seats the player in the first free seat.
 
-import { GAME_TITLES, forgetPlayer, getMatch, savedPlayer } from "./api.js";
+import { GAME_TITLES, forgetPlayer, getMatch, getPlayer, savedPlayer } from "./api.js";
 import { alertsControl, stopAlerts, turnBegins } from "./alerts.js";
 import azi from "./azi.js";
 import { TableChat } from "./chat.js";
@@ -13,7 +14,7 @@ import hazari from "./hazari.js";
 import { seedMessages } from "./fairness.js";
 import { guideBox, tableHelp } from "./help.js";
 import { motionFrame } from "./motion.js";
-import { MONEY, OFFLINE_TEXT, REMATCH, describeOptions } from "./words.js";
+import { MONEY, OFFLINE_TEXT, PRESENCE, REMATCH, describeOptions } from "./words.js";
 import { nameForm, playerChanged, takeAutoSit } from "./lobby.js";
 import { reportDialog, showNotice } from "./reports.js";
 import { RoomSocket } from "./socket.js";
@@ -25,8 +26,12 @@ const DECISION = "decision";
 // A notice of what the autopilot did when time ran out: replaced by the next, gone once the seat is
 // taken back.
 const TIMEOUT = "timeout";
+// Who came, came back or left the table.
+const PRESENCE_SCOPE = "presence";
+// A sit sent for an invitation is tried again in the next free seat when this one was just taken.
+const JOIN_TRIES = 3;
 // Where the keyboard focus goes when the element that had it is gone after a redraw.
-const FOCUS_FALLBACKS = [".seat.empty [data-focus^='bot-']", ".seat.empty [data-focus^='sit-']", "#start-button",
+const FOCUS_FALLBACKS = ["#just-watch", ".seat.empty [data-focus^='bot-']", ".seat.empty [data-focus^='sit-']", "#start-button",
   ".dock button.primary:not([disabled])", ".dock [data-focus]:not([disabled]):not([aria-disabled='true'])", "#table-title"];
 const STATUS_TEXT = {
   connecting: "Connecting\u2026", open: "Connected", reconnecting: "Reconnecting\u2026", closed: "Disconnected",
@@ -67,7 +72,7 @@ function tick(node) {
 }
 
 class TableController {
-  constructor(main, roomId, player) {
+  constructor(main, roomId, player, { join = false } = {}) {
     this.main = main;
     this.roomId = roomId;
     this.player = player;
@@ -85,6 +90,11 @@ class TableController {
     this.matchFetch = null;
     this.matchKey = null;
     this.autoSit = player ? takeAutoSit(roomId) : false;
+    // An invitation: the first state seats the player (``joinTries`` left), then ``joined`` is the
+    // seat he was given, with the offer to watch instead.
+    this.joinTries = player && join ? JOIN_TRIES : 0;
+    this.joining = null;
+    this.joined = null;
     // The buy-in dialog while it is open (undefined while it is being opened).
     this.buyIn = null;
     this.focusOnArrival = this.autoSit;
@@ -147,6 +157,12 @@ class TableController {
         // This browser's seed came after the deal was dealt (it was not waited for): nothing to do.
         return;
       }
+      if (this.joining !== null && !message.ref && message.code === "room/seat_taken" && this.joinTries > 0) {
+        this.joining = null;
+        this.join(this.last);
+        return;
+      }
+      if (this.joining !== null && !message.ref) this.joining = null;
       if (this.buyIn && this.buyIn.waiting && !message.ref) {
         this.buyIn.refused(message.code, message.message);
         return;
@@ -155,6 +171,9 @@ class TableController {
       showMessage(message.message, { code: message.code, scope: refused ? DECISION : null });
     } else if (message.type === "notice" && message.code === "operator/notice") {
       showNotice(message);
+    } else if (message.type === "notice" && PRESENCE[message.code]) {
+      clearMessages(PRESENCE_SCOPE);
+      showMessage(PRESENCE[message.code]({ name: message.name, seat: message.seat }), { kind: "info", scope: PRESENCE_SCOPE });
     } else if (message.type === "notice") {
       clearMessages(TIMEOUT);
       showMessage(message.text, { kind: "info", scope: TIMEOUT });
@@ -196,6 +215,13 @@ class TableController {
       this.autoSit = false;
       const free = message.room.seats.find((entry) => !entry.name && !entry.bot);
       if (free) this.sitAt(free.seat, message.room);
+    }
+    if (this.joinTries > 0 && this.joining === null) this.join(message);
+    if (this.joining !== null && seat === this.joining) {
+      this.joined = seat;
+      this.joining = null;
+      this.joinTries = 0;
+      this.focusOnArrival = true;
     }
     if (this.buyIn) this.buyIn.seen(message, this.player.id);
     if (showChipsAtTable(chipsAtTable(message, seat))) playerChanged();
@@ -251,6 +277,58 @@ class TableController {
       this.buyIn = null;
       showMessage(error.message, { code: error.code });
     }
+  }
+
+  /**
+   * An invitation: sits the player in the first free seat of a table not started (at a chip table
+   * with the buy-in the dialog would offer first: the table's largest, or the wallet when it holds
+   * less), or says in words why he watches. Nothing when he is seated already.
+   */
+  async join(message) {
+    if (this.joinTries === 0) return;
+    this.joinTries -= 1;
+    if (this.joinTries === JOIN_TRIES - 1) {
+      window.history.replaceState(null, "", `#/room/${encodeURIComponent(this.roomId)}`);
+    }
+    if (this.mySeat() !== null) {
+      this.joinTries = 0;
+      return;
+    }
+    const free = message.room.seats.find((entry) => !entry.name && !entry.bot);
+    const why = message.room.status === "finished" ? PRESENCE.closed
+      : message.view.phase !== "waiting" ? PRESENCE.started : !free ? PRESENCE.full : null;
+    if (why) {
+      this.joinTries = 0;
+      showMessage(why, { kind: "info" });
+      return;
+    }
+    const sit = { type: "sit", seat: free.seat };
+    const stakes = tableStakes(message.room.options);
+    this.joining = free.seat;
+    if (stakes) {
+      try {
+        const { chips } = await getPlayer(this.player.id);
+        if (Math.min(stakes.high, chips) < stakes.low) {
+          this.joining = null;
+          this.joinTries = 0;
+          showMessage(PRESENCE.tooFewChips({ low: stakes.low, wallet: chips }), { kind: "info" });
+          return;
+        }
+        sit.buy_in = Math.min(stakes.high, chips);
+      } catch (error) {
+        this.joining = null;
+        showMessage(error.message, { code: error.code });
+        return;
+      }
+    }
+    if (!this.send(sit)) this.joining = null;
+  }
+
+  /** Gives up the seat an invitation gave: the player watches. */
+  justWatch() {
+    if (!this.send({ type: "stand" })) return;
+    this.joined = null;
+    showMessage(PRESENCE.nowWatching, { kind: "info" });
   }
 
   act(action, label) {
@@ -383,7 +461,7 @@ class TableController {
 
   header(message) {
     const title = GAME_TITLES[message.room.game] || message.room.game;
-    const link = `${window.location.origin}${window.location.pathname}#/room/${encodeURIComponent(this.roomId)}`;
+    const link = `${window.location.origin}${window.location.pathname}#/join/${encodeURIComponent(this.roomId)}`;
     const copy = h("button", { type: "button", class: "small-button", dataset: { focus: "copy-link" }, onclick: async () => {
       try {
         await navigator.clipboard.writeText(link);
@@ -515,7 +593,10 @@ class TableController {
       entry.bot ? "bot" : "", !entry.bot && entry.name && !entry.connected ? "offline" : ""].filter(Boolean);
     const badges = [];
     if (entry.bot) badges.push(h("span", { class: "badge bot-badge" }, `Bot${entry.bot_level ? ` \u00b7 ${entry.bot_level}` : ""}`));
-    if (!entry.bot && entry.name) {
+    if (!entry.bot && entry.name && !entry.connected && entry.grace_until) {
+      badges.push(countdown(entry.grace_until, "badge conn-badge offline waiting-badge",
+        PRESENCE.waitingLabel({ name: entry.name }), PRESENCE.waitingFor({ name: entry.name })));
+    } else if (!entry.bot && entry.name) {
       badges.push(h("span", { class: `badge conn-badge ${entry.connected ? "online" : "offline"}` },
         entry.connected ? "online" : "offline"));
     }
@@ -539,7 +620,7 @@ class TableController {
       if (ctx.isOwner) {
         body.push(h("button", { type: "button", class: "small-button", dataset: { focus: `bot-${seat}` },
           "aria-label": `Add a bot in seat ${seat + 1}`,
-          onclick: () => this.send({ type: "add_bot", seat, level: this.botLevel() }) }, "Add bot"));
+          onclick: () => this.send({ type: "add_bot", seat, level: this.botLevel() }) }, "Add a bot"));
       }
     }
     if (waiting && entry.buy_in && tableStakes(message.room.options)) {
@@ -620,7 +701,17 @@ class TableController {
     } else {
       parts.push(h("p", { class: "muted" }, "The room's owner adds bots and starts the match."));
     }
-    return h("div", { class: "waiting-controls", role: "group", "aria-label": "Before the start" }, h("div", { class: "row" }, parts));
+    return h("div", { class: "waiting-controls", role: "group", "aria-label": "Before the start" },
+      this.joinedNotice(ctx), h("div", { class: "row" }, parts));
+  }
+
+  /** After an invitation seated the player: which seat, and one tap to watch instead. */
+  joinedNotice(ctx) {
+    if (this.joined === null || this.joined !== ctx.mySeat) return null;
+    return h("div", { class: "join-notice", id: "join-notice", role: "status" },
+      h("span", {}, PRESENCE.tookSeat({ seat: this.joined })), " ",
+      h("button", { type: "button", class: "primary", id: "just-watch", dataset: { focus: "just-watch" },
+        onclick: () => this.justWatch() }, PRESENCE.justWatch));
   }
 
   close() {
@@ -636,23 +727,29 @@ class TableController {
   }
 }
 
-export function showTable(main, roomId) {
+export function showTable(main, roomId, { join = false } = {}) {
   const player = savedPlayer();
   if (!player) {
     let controller = null;
-    main.appendChild(h("p", { class: "lead" }, "You were invited to a table."));
+    main.appendChild(h("p", { class: "lead" }, PRESENCE.invited));
     main.appendChild(nameForm(() => {
       playerChanged();
       window.dispatchEvent(new HashChangeEvent("hashchange"));
-    }, { heading: "Choose a name to join" }));
-    main.appendChild(h("p", {}, h("button", { type: "button", onclick: () => {
+    }, { heading: join ? PRESENCE.joinHeading : "Choose a name to join", help: join ? PRESENCE.joinHelp : null }));
+    main.appendChild(h("p", {}, h("button", { type: "button", id: "watch-only", onclick: () => {
       clear(main);
+      window.history.replaceState(null, "", `#/room/${encodeURIComponent(roomId)}`);
       controller = new TableController(main, roomId, null);
-    } }, "Just watch")));
+    } }, PRESENCE.watchOnly)));
     return () => { if (controller) controller.close(); };
   }
-  const controller = new TableController(main, roomId, player);
+  const controller = new TableController(main, roomId, player, { join });
   return () => controller.close();
+}
+
+/** An invitation (#/join/<room>): the table, the player seated in its first free seat. */
+export function joinTable(main, roomId) {
+  return showTable(main, roomId, { join: true });
 }
 
 /** The table as a spectator sees it, whoever this browser's player is (an operator watching). */

@@ -86,7 +86,7 @@ def test_a_table_shows_the_notice_and_reports_another_player(page: Page, browser
         page.locator(".seat[data-seat='1']").get_by_role("button", name="Report Sven").click()
         page.locator("#report-note").fill("rude in chat")
         page.locator("#report-send").click()
-        expect(page.locator(".message.info")).to_contain_text(
+        expect(page.locator(".message.info").last).to_contain_text(
             "Thank you. Your report about Sven was sent to the operators.")
         admin_call(server, "DELETE", "/api/admin/notice", admin["token"], {"reason": "done"})
         expect(banner).to_be_hidden()

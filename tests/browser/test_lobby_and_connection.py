@@ -4,6 +4,7 @@ restart)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -58,7 +59,7 @@ def test_lobby_rooms_options_and_a_shared_link(page: Page, browser: Browser, ser
     # A private room: not listed, joined by its link from another browser.
     room_id = create_room_in_lobby(page, "azi", private=True)
     link = page.locator("#share-link").input_value()
-    assert link.endswith(f"#/room/{room_id}")
+    assert link.endswith(f"#/join/{room_id}")
     expect(page.locator(".table-page")).to_contain_text("Private room")
     page.get_by_role("link", name="Lobby").click()
     page.get_by_role("button", name="Refresh").click()
@@ -70,9 +71,14 @@ def test_lobby_rooms_options_and_a_shared_link(page: Page, browser: Browser, ser
     try:
         friend = friend_context.new_page()
         friend.goto(link)
-        expect(friend.get_by_role("heading", name="Choose a name to join")).to_be_visible()
+        expect(friend.get_by_role("heading", name="Choose a name to take your seat")).to_be_visible()
         friend.get_by_role("textbox", name="Name").fill("Fritz")
         friend.get_by_role("button", name="Play").click()
+        # The invitation seats him with the buy-in the dialog offers first: the most his wallet allows.
+        expect(friend.locator(".seat.mine")).to_contain_text(re.compile(r"You bring [\d,]+ chips"))
+        expect(friend.locator("#buy-in")).to_have_count(0)
+        friend.get_by_role("button", name="Just watch instead").click()
+        expect(friend.locator(".seat.mine")).to_have_count(0)
         friend.locator(".seat.empty").first.get_by_role("button", name="Sit here").click()
         bring_chips(friend, 300)
         expect(friend.locator(".seat.mine")).to_contain_text("Fritz")
@@ -85,7 +91,7 @@ def test_lobby_rooms_options_and_a_shared_link(page: Page, browser: Browser, ser
         expect(page.locator("#start-button")).to_contain_text("2 seated")
     finally:
         friend_context.close()
-    expect(page.locator(".seat", has_text="Fritz")).to_contain_text("offline")
+    expect(page.locator(".seat", has_text="Fritz")).to_contain_text(re.compile(r"waiting for Fritz, \d+ s"))
     assert violations == []
 
     page.get_by_role("link", name="My matches").click()

@@ -209,3 +209,39 @@ def test_the_rules_reader_builds_nodes_and_never_markup(page: Page, server: Live
     assert drawn["items"] == ["one", "two more", "first", "second"]
     assert drawn["cells"] == ["<b>x</b>", "y"]
     assert "HZ-2" not in drawn["html"] and "Cards" in drawn["html"]
+
+
+def test_words_come_from_the_catalog_with_plural_forms(page: Page, server: LiveServer) -> None:
+    """The words module's sentences, option words and money words are the catalog's: chip counts
+    take the plural form of their number and the language's digits; a code the catalog does not
+    know gets its area's sentence; under the pseudo-locale every one of them is accented."""
+    script = """(m) => ({
+        chips: [m.chipsText(1), m.chipsText(1000), m.amountText(12345)],
+        money: [m.MONEY.wallet({ wallet: 1 }), m.MONEY.atTable({ stack: 2500 }),
+                m.MONEY.buyInSend({ amount: 1 }), m.MONEY.buyInSend({ amount: null }),
+                m.MONEY.confirm({ kind: 'raise', amount: 60, put: 50, stack: 1, allIn: true }).text],
+        chat: [m.CHAT.open({ unread: 3 }), m.CHAT.tooLong({ max: 200 })],
+        option: [m.choiceLabel('hazari', 'target', 1), m.choiceLabel('hazari', 'turn_seconds', 0),
+                 m.choiceLabel('azi', 'bet_limit', 'pot')],
+        codes: [m.sentenceFor('room/not_found'), m.hasSentence('room/no_such_thing'),
+                m.sentenceFor('room/no_such_thing'), m.sentenceFor('name/empty')],
+        reaction: m.REACTIONS.oops.label,
+    })"""
+    words = module(page, server, "words", script)
+    assert words == {
+        "chips": ["1 chip", "1,000 chips", "12,345"],
+        "money": ["Wallet 1 chip", "2,500 chips at the table", "Sit down with 1 chip", "Sit down",
+                  "Raise to 60, putting in all your 1 chip (all in)?"],
+        "chat": ["Chat (3 new)", "At most 200 characters."],
+        "option": ["1 point", "No clock", "Never more than the pot"],
+        "codes": ["This room does not exist (any more).", False, "The room refused that.", None],
+        "reaction": "Oops",
+    }
+    page.goto(f"{server.base}/?lang=en-XA#/rules")
+    pseudo = page.evaluate("""async () => { const m = await import('/js/words.js');
+        return [m.chipsText(2), m.sentenceFor('room/not_found'), m.OPERATOR.reportSend,
+                m.ALERTS.control, m.PRESET_WORDS.quick.label]; }""")
+    assert isinstance(pseudo, list)
+    for text in pseudo:
+        assert text.startswith("\u27e6") and text.endswith("\u27e7"), text
+    page.evaluate("window.localStorage.removeItem('cardroom.language')")

@@ -8,14 +8,14 @@ from collections.abc import AsyncIterator
 from datetime import timedelta
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import JSONResponse, StreamingResponse
 
 from app.api.deps import PlayerDep, SettingsDep, StoreDep
 from app.api.errors import ApiError, error_responses
 from app.api.limits import WindowLimit, client_address, too_many
 from app.api.routes.matches import FILTERS, check_known, history_filter
-from app.api.schemas import AccountClaim, PlayerCreate, PlayerCreated, PlayerPublic
+from app.api.schemas import AccountClaim, LanguageChoice, PlayerCreate, PlayerCreated, PlayerPublic
 from app.db import accounts
 from app.db.history import stream_matches
 from app.db.ratings import player_ratings, rating_history
@@ -75,6 +75,17 @@ async def claim_account(player_id: str, body: AccountClaim, player: PlayerDep,
     except accounts.AccountError as error:
         raise ApiError(CLAIM_ERRORS.get(error.code, 400), error.code, error.message) from error
     return await read_player(player_id, store)
+
+
+@router.put("/{player_id}/language", status_code=204, responses=error_responses(401, 403, 422))
+async def choose_language(player_id: str, body: LanguageChoice, player: PlayerDep,
+                          store: StoreDep) -> Response:
+    """The interface language the player chose; a claimed account brings it to every browser it
+    signs in from (``POST /api/sessions`` answers it as ``language``)."""
+    if player.id != player_id:
+        raise ApiError(403, "auth/not_yours", "a player can only choose their own language")
+    await accounts.set_language(store.sessions, player_id, body.language)
+    return Response(status_code=204)
 
 
 @router.get("/{player_id}", response_model=PlayerPublic, responses=error_responses(404))

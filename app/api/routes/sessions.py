@@ -44,7 +44,7 @@ async def sign_in(body: SessionCreate, request: Request, store: StoreDep,
         raise suspended()
     token = await accounts.issue_token(store.sessions, player.id)
     chips = await store.chips(player.id)
-    return PlayerCreated(id=player.id, name=player.name, token=token, chips=chips)
+    return PlayerCreated(id=player.id, name=player.name, token=token, chips=chips, language=player.language)
 
 
 @router.delete("", status_code=204, responses=error_responses(401, 409, meanings={
@@ -66,4 +66,5 @@ async def sign_out_everywhere(player: PlayerDep, store: StoreDep, sockets: OpenS
 async def read_me(player: PlayerDep, store: StoreDep) -> SessionPlayer:
     """Who the token belongs to, and whether that player may use the operator's console (``admin``)."""
     return SessionPlayer(id=player.id, name=player.name, chips=await store.chips(player.id),
-                         claimed=player.claimed_at is not None, admin=player.admin)
+                         claimed=player.claimed_at is not None, admin=player.admin,
+                         language=player.language)
