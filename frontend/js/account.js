@@ -3,8 +3,7 @@
 
 import { api, forgetPlayer, getPlayer, savePlayer, savedPlayer } from "./api.js";
 import { clear, clearMessages, h, showMessage } from "./dom.js";
-import { t } from "./i18n.js";
-import { withNodes } from "./languages.js";
+import { adoptLanguage, t, withNodes } from "./i18n.js";
 
 const MIN_PASSWORD = 8;
 
@@ -82,6 +81,7 @@ function signInForm(current, done) {
     try {
       const player = await api("/api/sessions", { method: "POST", body: { name, password } });
       savePlayer(player);
+      adoptLanguage(player.language);
       playerChanged();
       showMessage(t("account.signedIn", { name: player.name }), { kind: "info" });
       done();

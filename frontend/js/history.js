@@ -5,8 +5,7 @@ import { SUIT_NAMES, cardShort } from "./cards.js";
 import { canVerify, verifyDeal } from "./fairness.js";
 import { clear, formatDate, h, put, scrollBox, seatWord, showMessage } from "./dom.js";
 import { bidName } from "./hasenpfeffer.js";
-import { formatNumber, t } from "./i18n.js";
-import { formatList, listNodes, withNodes } from "./languages.js";
+import { formatList, formatNumber, listNodes, t, withNodes } from "./i18n.js";
 import { ARCHIVED_TEXT, optionsSummary } from "./words.js";
 
 const PAGE = 10;

@@ -2,8 +2,7 @@
 
 import { GAME_TITLES, api, savedPlayer } from "./api.js";
 import { clear, formatDate, h, scrollBox, showMessage } from "./dom.js";
-import { formatNumber, t } from "./i18n.js";
-import { formatDecimal } from "./languages.js";
+import { formatDecimal, formatNumber, t } from "./i18n.js";
 
 const GAMES = ["hazari", "azi", "hasenpfeffer"];
 const LIMIT = 50;

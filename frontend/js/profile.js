@@ -3,8 +3,7 @@
 
 import { GAME_TITLES, getPlayer, savedPlayer } from "./api.js";
 import { clear, formatDate, h, scrollBox, showMessage } from "./dom.js";
-import { formatNumber, t } from "./i18n.js";
-import { formatDecimal, withNodes } from "./languages.js";
+import { formatDecimal, formatNumber, t, withNodes } from "./i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const CHART = { width: 320, height: 120, pad: 26 };

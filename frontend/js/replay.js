@@ -15,8 +15,7 @@ import { clear, h, put, scrollBox, seatWord, showMessage } from "./dom.js";
 import { canVerify, verifyDeal } from "./fairness.js";
 import { bidName } from "./hasenpfeffer.js";
 import { combinationName, compareKeys, groupKey } from "./hazari.js";
-import { formatNumber, t } from "./i18n.js";
-import { formatList, listNodes, withNodes } from "./languages.js";
+import { formatList, formatNumber, listNodes, t, withNodes } from "./i18n.js";
 import { ARCHIVED_TEXT, REACTIONS } from "./words.js";
 
 const SUIT_SORT = { S: 0, H: 1, C: 2, D: 3 };
