@@ -4,7 +4,7 @@ import {
   GAME_TITLES, createPlayer, createRoom, forgetPlayer, getGames, getPlayer, getRooms, savedPlayer, topUp,
 } from "./api.js";
 import { clear, h, showMessage } from "./dom.js";
-import { PSEUDO, language, t } from "./i18n.js";
+import { formatList, t, withNodes } from "./i18n.js";
 import { tableStakes } from "./stakes.js";
 import {
   MONEY, PRESETS, PRESET_WORDS, amountText, choiceLabel, optionHelp, optionLabel, optionsSummary,
@@ -17,7 +17,6 @@ export function playerChanged() {
 
 const AUTO_SIT_KEY = "cardroom.autosit";
 const REFRESH_MS = 5000;
-const NAMES = new Intl.ListFormat(language === PSEUDO ? "en" : language, { type: "unit", style: "short" });
 
 const BOT_LEVELS = { strong: t("lobby.botStrong"), random: t("lobby.botRandom") };
 
@@ -30,31 +29,6 @@ export function botLevelText(level) {
 export function seatName(entry) {
   return entry.bot && entry.bot_level ? t("lobby.botName", { seat: entry.seat + 1, level: botLevelText(entry.bot_level) })
     : entry.name;
-}
-
-/** Names as the language lists them ("Ana, Ben, Cleo"). */
-export function listText(names) {
-  return NAMES.format(names);
-}
-
-/** The nodes of a message whose ``{name}`` places hold ``nodes[name]``, and whose
- * ``{linkStart}...{linkEnd}`` holds ``nodes.link`` (an element) with the words between as its text. */
-export function richText(text, nodes) {
-  const parts = text.split(/\{(\w+)\}/);
-  const result = [];
-  for (let index = 0; index < parts.length; index += 1) {
-    const part = parts[index];
-    if (index % 2 === 0) {
-      if (part) result.push(part);
-    } else if (part === "linkStart" && nodes.link && parts[index + 2] === "linkEnd") {
-      nodes.link.textContent = parts[index + 1];
-      result.push(nodes.link);
-      index += 2;
-    } else {
-      result.push(part in nodes ? nodes[part] : `{${part}}`);
-    }
-  }
-  return result;
 }
 
 /** Asks for a name and creates the guest account; ``done(player)`` runs after. */
@@ -91,7 +65,7 @@ export function nameForm(done, { heading = t("lobby.chooseName"), help = null } 
 function roomRow(room) {
   const title = GAME_TITLES[room.game] || room.game;
   const taken = room.seats.filter((seat) => seat.name).map(seatName);
-  const names = taken.length ? listText(taken) : t("lobby.nobodyYet");
+  const names = taken.length ? formatList(taken, "unit") : t("lobby.nobodyYet");
   const stakes = tableStakes(room.options);
   const playing = room.status === "playing";
   const seats = { free: room.seats.filter((seat) => !seat.name && !seat.bot).length, count: room.seats.length, game: title };
@@ -273,7 +247,7 @@ export function takeAutoSit(roomId) {
 /** "Wallet: 1,000 chips": the amount in ``#lobby-chips``, "…" while it is being fetched. */
 function walletText(line, count, shown = count === undefined ? "\u2026" : amountText(count)) {
   clear(line);
-  line.append(...richText(t("lobby.wallet", { count }), { chips: h("span", { id: "lobby-chips" }, shown) }));
+  line.append(...withNodes(t("lobby.wallet", { count }), { chips: h("span", { id: "lobby-chips" }, shown) }));
 }
 
 function playerPanel(player, rerender) {

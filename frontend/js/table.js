@@ -14,10 +14,10 @@ import hasenpfeffer, { bidName } from "./hasenpfeffer.js";
 import hazari from "./hazari.js";
 import { seedMessages } from "./fairness.js";
 import { guideBox, tableHelp } from "./help.js";
-import { formatNumber, t } from "./i18n.js";
+import { formatList, formatNumber, t, withNodes } from "./i18n.js";
 import { motionFrame } from "./motion.js";
 import { MONEY, OFFLINE_TEXT, PRESENCE, REMATCH, describeOptions } from "./words.js";
-import { botLevelText, listText, nameForm, playerChanged, richText, seatName, takeAutoSit } from "./lobby.js";
+import { botLevelText, nameForm, playerChanged, seatName, takeAutoSit } from "./lobby.js";
 import { reportDialog, showNotice } from "./reports.js";
 import { RoomSocket } from "./socket.js";
 import { askBuyIn, chipsAtTable, showChipsAtTable, tableStakes } from "./stakes.js";
@@ -574,7 +574,7 @@ class TableController {
       const result = this.matchDetail && this.matchDetail.id === message.room.match_id ? this.matchDetail.result : null;
       const winnerSeats = view.winners || (result ? result.winners : []);
       const winners = winnerSeats.map((seat) => (message.room.game === "hasenpfeffer" ? TEAMS[seat] : ctx.name(seat)));
-      text = winners.length ? t("table.matchOverWinners", { count: winners.length, names: listText(winners) })
+      text = winners.length ? t("table.matchOverWinners", { count: winners.length, names: formatList(winners, "unit") })
         : t("table.matchOver");
     }
     return h("div", { class: "finished-banner", id: "match-over" },
@@ -611,11 +611,11 @@ class TableController {
             onclick: () => { if (this.send({ type: "rematch", accept: false })) window.location.hash = "#/"; } },
           REMATCH.leave)));
     }
-    if (accepted.length) parts.push(h("p", { class: "muted" }, REMATCH.accepted({ names: listText(accepted) })));
+    if (accepted.length) parts.push(h("p", { class: "muted" }, REMATCH.accepted({ names: formatList(accepted, "unit") })));
     if (offer.deadline !== null && waitingOthers.length) {
-      parts.push(h("p", { class: "muted", id: "rematch-waiting" }, REMATCH.waitingFor({ names: listText(waitingOthers) })));
+      parts.push(h("p", { class: "muted", id: "rematch-waiting" }, REMATCH.waitingFor({ names: formatList(waitingOthers, "unit") })));
     }
-    if (declined.length) parts.push(h("p", { class: "muted" }, REMATCH.declined({ names: listText(declined) })));
+    if (declined.length) parts.push(h("p", { class: "muted" }, REMATCH.declined({ names: formatList(declined, "unit") })));
     const mayStart = ctx.isOwner && seat !== null && offer.accepted.includes(seat) && waiting.length;
     window.clearTimeout(this.rematchTimer);
     if (mayStart && secondsLeft(offer.deadline) > 0) {
@@ -736,7 +736,7 @@ class TableController {
     if (ctx.mySeat !== null) {
       parts.push(h("button", { type: "button", dataset: { focus: "stand" }, onclick: () => this.send({ type: "stand" }) }, t("table.leaveSeat")));
     } else if (!this.player) {
-      parts.push(h("p", {}, richText(t("table.watchingChooseName"), { link: h("a", { href: "#/" }) })));
+      parts.push(h("p", {}, withNodes(t("table.watchingChooseName"), { link: h("a", { href: "#/" }, t("table.chooseNameLink")) })));
     } else {
       parts.push(h("p", {}, t("table.pickSeat")));
     }
