@@ -61,7 +61,6 @@ export function nameForm(done, { heading = t("lobby.chooseName"), help = null } 
   return form;
 }
 
-
 function roomRow(room) {
   const title = GAME_TITLES[room.game] || room.game;
   const taken = room.seats.filter((seat) => seat.name).map(seatName);
