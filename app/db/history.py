@@ -87,6 +87,7 @@ def _seat_json(seat: Any) -> dict[str, Any]:
     """A seat; once the match is over, also who held it at the end (``played_by``), how many
     decisions the autopilot made for it, and whether its player ``abandoned`` the match."""
     return {"seat": seat.seat, "player_id": seat.player_id, "name": seat.name, "bot": seat.bot is not None,
+            "bot_level": seat.bot,
             "played_by": seat.played_by, "autopilot_decisions": seat.autopilot_decisions,
             "abandoned": seat.played_by == "autopilot"}
 

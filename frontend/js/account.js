@@ -3,6 +3,7 @@
 
 import { api, forgetPlayer, getPlayer, savePlayer, savedPlayer } from "./api.js";
 import { clear, clearMessages, h, showMessage } from "./dom.js";
+import { adoptLanguage, t, withNodes } from "./i18n.js";
 
 const MIN_PASSWORD = 8;
 
@@ -20,15 +21,14 @@ function busy(form, on) {
 
 function claimForm(player, done) {
   const form = h("form", { class: "card-panel", id: "claim-form", "aria-labelledby": "claim-heading", novalidate: true },
-    h("h2", { id: "claim-heading" }, "Keep this account"),
-    h("p", {}, "Give it a password to sign in from any browser. Your matches, chips and ratings stay yours; "
-      + "only claimed accounts are rated. A claimed name is yours alone."),
-    field("claim-name", "Name", { value: player.name, maxlength: 40, autocomplete: "username", required: true }),
-    field("claim-password", "Password (8 characters or more)", { type: "password", minlength: MIN_PASSWORD,
+    h("h2", { id: "claim-heading" }, t("account.claimHeading")),
+    h("p", {}, t("account.claimAbout")),
+    field("claim-name", t("account.name"), { value: player.name, maxlength: 40, autocomplete: "username", required: true }),
+    field("claim-password", t("account.newPassword", { count: MIN_PASSWORD }), { type: "password", minlength: MIN_PASSWORD,
       maxlength: 256, autocomplete: "new-password", required: true }),
-    field("claim-repeat", "The password again", { type: "password", minlength: MIN_PASSWORD, maxlength: 256,
+    field("claim-repeat", t("account.passwordAgain"), { type: "password", minlength: MIN_PASSWORD, maxlength: 256,
       autocomplete: "new-password", required: true }),
-    h("button", { type: "submit", class: "primary" }, "Claim the account"));
+    h("button", { type: "submit", class: "primary" }, t("account.claim")));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     clearMessages();
@@ -36,11 +36,11 @@ function claimForm(player, done) {
     const password = form.querySelector("#claim-password").value;
     const repeat = form.querySelector("#claim-repeat").value;
     if (password.length < MIN_PASSWORD) {
-      showMessage(`The password needs at least ${MIN_PASSWORD} characters.`, { code: "password/too_short" });
+      showMessage(t("account.passwordTooShort", { count: MIN_PASSWORD }), { code: "password/too_short" });
       return;
     }
     if (password !== repeat) {
-      showMessage("The two passwords differ; type the same one twice.", { code: "password/mismatch" });
+      showMessage(t("account.passwordsDiffer"), { code: "password/mismatch" });
       return;
     }
     const body = { password };
@@ -50,7 +50,7 @@ function claimForm(player, done) {
       const claimed = await api(`/api/players/${encodeURIComponent(player.id)}/claim`, { method: "POST", token: player.token, body });
       savePlayer({ id: claimed.id, name: claimed.name, token: player.token });
       playerChanged();
-      showMessage(`The account ${claimed.name} is yours: sign in with its name and password from any browser.`, { kind: "info" });
+      showMessage(t("account.claimed", { name: claimed.name }), { kind: "info" });
       done();
     } catch (error) {
       showMessage(error.message, { code: error.code });
@@ -62,27 +62,28 @@ function claimForm(player, done) {
 
 function signInForm(current, done) {
   const form = h("form", { class: "card-panel", id: "sign-in-form", "aria-labelledby": "sign-in-heading", novalidate: true },
-    h("h2", { id: "sign-in-heading" }, current ? "Sign in to another account" : "Sign in"),
-    h("p", {}, "With the name and password of a claimed account.",
-      current ? ` This browser then forgets ${current.name}${current.claimed ? "" : ", a guest account that cannot be signed in to again"}.` : ""),
-    field("sign-in-name", "Name", { maxlength: 40, autocomplete: "username", required: true }),
-    field("sign-in-password", "Password", { type: "password", maxlength: 256, autocomplete: "current-password", required: true }),
-    h("button", { type: "submit", class: current ? "" : "primary" }, "Sign in"));
+    h("h2", { id: "sign-in-heading" }, current ? t("account.signInOther") : t("account.signIn")),
+    h("p", {}, !current ? t("account.signInAbout")
+      : current.claimed ? t("account.signInForgets", { name: current.name }) : t("account.signInForgetsGuest", { name: current.name })),
+    field("sign-in-name", t("account.name"), { maxlength: 40, autocomplete: "username", required: true }),
+    field("sign-in-password", t("account.password"), { type: "password", maxlength: 256, autocomplete: "current-password", required: true }),
+    h("button", { type: "submit", class: current ? "" : "primary" }, t("account.signIn")));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     clearMessages();
     const name = form.querySelector("#sign-in-name").value.trim();
     const password = form.querySelector("#sign-in-password").value;
     if (!name || !password) {
-      showMessage("Type the account's name and password.", { code: "sign_in/empty" });
+      showMessage(t("account.signInEmpty"), { code: "sign_in/empty" });
       return;
     }
     busy(form, true);
     try {
       const player = await api("/api/sessions", { method: "POST", body: { name, password } });
       savePlayer(player);
+      adoptLanguage(player.language);
       playerChanged();
-      showMessage(`Signed in as ${player.name}.`, { kind: "info" });
+      showMessage(t("account.signedIn", { name: player.name }), { kind: "info" });
       done();
     } catch (error) {
       showMessage(error.message, { code: error.code });
@@ -94,11 +95,11 @@ function signInForm(current, done) {
 
 function signOutPanel(player, done) {
   const ask = h("button", { type: "button", id: "sign-out-everywhere", "aria-expanded": "false",
-    "aria-controls": "sign-out-confirm" }, "Sign out everywhere\u2026");
-  const yes = h("button", { type: "button", class: "primary", id: "sign-out-confirm-yes" }, "Yes, sign out everywhere");
-  const no = h("button", { type: "button" }, "Cancel");
+    "aria-controls": "sign-out-confirm" }, t("account.signOutAsk"));
+  const yes = h("button", { type: "button", class: "primary", id: "sign-out-confirm-yes" }, t("account.signOutYes"));
+  const no = h("button", { type: "button" }, t("account.cancel"));
   const confirmRow = h("div", { class: "row", id: "sign-out-confirm", hidden: true },
-    h("span", {}, "Every browser signed in to this account is signed out, this one too."), yes, no);
+    h("span", {}, t("account.signOutWarning")), yes, no);
   const toggle = (open) => {
     confirmRow.hidden = !open;
     ask.setAttribute("aria-expanded", open ? "true" : "false");
@@ -113,7 +114,7 @@ function signOutPanel(player, done) {
       await api("/api/sessions", { method: "DELETE", token: player.token });
       forgetPlayer();
       playerChanged();
-      showMessage("Signed out everywhere: every browser's key to this account is revoked. Sign in again with the password.", { kind: "info" });
+      showMessage(t("account.signedOut"), { kind: "info" });
       done();
     } catch (error) {
       showMessage(error.message, { code: error.code });
@@ -127,9 +128,8 @@ function signOutPanel(player, done) {
     }
   });
   return h("section", { class: "card-panel", "aria-labelledby": "sign-out-heading" },
-    h("h2", { id: "sign-out-heading" }, "Sign out everywhere"),
-    h("p", {}, "Revokes the key of every browser signed in to this account (a lost phone, a shared computer). "
-      + "This browser is signed out too."),
+    h("h2", { id: "sign-out-heading" }, t("account.signOutHeading")),
+    h("p", {}, t("account.signOutAbout")),
     ask, confirmRow);
 }
 
@@ -138,11 +138,10 @@ export function showAccount(main) {
   main.appendChild(box);
   const render = async () => {
     clear(box);
-    box.appendChild(h("h1", {}, "Account"));
+    box.appendChild(h("h1", {}, t("account.title")));
     const saved = savedPlayer();
     if (!saved) {
-      box.append(h("p", { id: "account-status" }, "No player in this browser. Sign in to a claimed account, or choose a name in the ",
-        h("a", { href: "#/" }, "lobby"), " to play as a guest."), signInForm(null, render));
+      box.append(h("p", { id: "account-status" }, ...withNodes(t("account.nobody"), { lobby: h("a", { href: "#/" }, t("account.lobbyLink")) })), signInForm(null, render));
       return;
     }
     let player;
@@ -150,12 +149,12 @@ export function showAccount(main) {
       player = { ...(await getPlayer(saved.id)), token: saved.token };
     } catch (error) {
       showMessage(error.message, { code: error.code });
-      box.append(h("p", { id: "account-status" }, `${saved.name}: the account could not be loaded.`), signInForm(saved, render));
+      box.append(h("p", { id: "account-status" }, t("account.notLoaded", { name: saved.name })), signInForm(saved, render));
       return;
     }
-    box.appendChild(h("p", { id: "account-status" }, "This browser plays as ",
-      h("a", { href: `#/player/${encodeURIComponent(player.id)}` }, h("strong", {}, player.name)),
-      player.claimed ? ", a claimed account." : ", a guest: only this browser holds its key."));
+    const profile = h("a", { href: `#/player/${encodeURIComponent(player.id)}` }, h("strong", {}, player.name));
+    box.appendChild(h("p", { id: "account-status" },
+      ...withNodes(player.claimed ? t("account.playsAsClaimed") : t("account.playsAsGuest"), { name: profile })));
     if (player.claimed) {
       box.appendChild(signOutPanel(player, render));
     } else {

@@ -19,6 +19,10 @@ import { joinTable, showTable, watchTable } from "./table.js";
 
 let leavePage = null;
 
+document.title = t("page.title");
+document.querySelector("meta[name='description']").setAttribute("content", t("page.description"));
+document.getElementById("player-nav").setAttribute("aria-label", t("page.playerNav"));
+
 /** Keeps the choice with the player's account (so that signing in elsewhere brings it), then reloads. */
 async function chooseLanguage(code) {
   const player = savedPlayer();

@@ -70,6 +70,30 @@ export function formatDate(moment, options = { dateStyle: "medium", timeStyle: "
   return new Intl.DateTimeFormat(locale, options).format(new Date(moment));
 }
 
+/** Items joined as the page's language lists them: ``conjunction`` ("Ana and Bo", "Ana, Bo, and
+ * Cy"), or ``unit`` for a plain enumeration ("Ana 12, Bo 3"). */
+export function formatList(items, type = "conjunction") {
+  return new Intl.ListFormat(locale, { type, style: "long" }).format(items.map(String));
+}
+
+/** A number with exactly ``digits`` decimals as the page's language writes it ("25.50"). */
+export function formatDecimal(value, digits = 2) {
+  return new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits })
+    .format(Number(value));
+}
+
+/** A message with nodes in it: its ``{name}`` placeholders that ``t()`` left unfilled become
+ * ``nodes[name]`` (a link, say), the text around them stays text. */
+export function withNodes(text, nodes) {
+  return text.split(/\{(\w+)\}/).map((part, i) => (i % 2 ? nodes[part] ?? `{${part}}` : part)).filter((part) => part !== "");
+}
+
+/** Nodes (or texts) listed as ``formatList`` lists texts, the separators as text between them. */
+export function listNodes(items, type = "unit") {
+  const parts = new Intl.ListFormat(locale, { type, style: "long" }).formatToParts(items.map((_, i) => `\u0000${i}`));
+  return parts.map((part) => (part.type === "element" ? items[Number(part.value.slice(1))] : part.value));
+}
+
 function fill(text, params) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => {
     if (!(name in params)) return whole;

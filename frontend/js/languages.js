@@ -1,6 +1,7 @@
 // The languages of cardroom's players, each named in itself, and the one a player reads best among
 // those a page is written in: his own choice (a language link he followed), else his browser's
-// languages in order, else English.
+// languages in order, else English. Also lists, fixed decimals and messages holding links, as the
+// page's language writes them.
 
 export const LANGUAGE_NAMES = {
   en: "English",

@@ -4,9 +4,10 @@ import {
   GAME_TITLES, createPlayer, createRoom, forgetPlayer, getGames, getPlayer, getRooms, savedPlayer, topUp,
 } from "./api.js";
 import { clear, h, showMessage } from "./dom.js";
+import { formatList, t, withNodes } from "./i18n.js";
 import { tableStakes } from "./stakes.js";
 import {
-  MONEY, PRESETS, PRESET_WORDS, amountText, chipsText, choiceLabel, optionHelp, optionLabel, optionsSummary,
+  MONEY, PRESETS, PRESET_WORDS, amountText, choiceLabel, optionHelp, optionLabel, optionsSummary,
 } from "./words.js";
 
 /** Tells the header that the player (or the chips) changed. */
@@ -17,22 +18,35 @@ export function playerChanged() {
 const AUTO_SIT_KEY = "cardroom.autosit";
 const REFRESH_MS = 5000;
 
+const BOT_LEVELS = { strong: t("lobby.botStrong"), random: t("lobby.botRandom") };
+
+/** A bot level's word ("strong"). */
+export function botLevelText(level) {
+  return BOT_LEVELS[level] || level;
+}
+
+/** Who sits in a seat: a person by his own name, a bot named in the page's language ("Bot 2 (strong)"). */
+export function seatName(entry) {
+  return entry.bot && entry.bot_level ? t("lobby.botName", { seat: entry.seat + 1, level: botLevelText(entry.bot_level) })
+    : entry.name;
+}
+
 /** Asks for a name and creates the guest account; ``done(player)`` runs after. */
-export function nameForm(done, { heading = "Choose a name", help = null } = {}) {
+export function nameForm(done, { heading = t("lobby.chooseName"), help = null } = {}) {
   const input = h("input", { id: "player-name", name: "name", required: true, maxlength: 40,
-    autocomplete: "nickname", placeholder: "Your name" });
+    autocomplete: "nickname", placeholder: t("lobby.namePlaceholder") });
   const form = h("form", { class: "card-panel name-form", "aria-labelledby": "name-heading" },
     h("h2", { id: "name-heading" }, heading),
     help ? h("p", {}, help) : null,
-    h("p", {}, "A guest account is created for you; this browser keeps it."),
+    h("p", {}, t("lobby.guestAccount")),
     h("div", { class: "row" },
-      h("label", { for: "player-name" }, "Name"), input,
-      h("button", { type: "submit", class: "primary" }, "Play")));
+      h("label", { for: "player-name" }, t("lobby.nameLabel")), input,
+      h("button", { type: "submit", class: "primary" }, t("lobby.play"))));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const name = input.value.trim();
     if (!name) {
-      showMessage("Type a name first.", { code: "name/empty" });
+      showMessage(t("lobby.nameEmpty"), { code: "name/empty" });
       input.focus();
       return;
     }
@@ -47,25 +61,23 @@ export function nameForm(done, { heading = "Choose a name", help = null } = {}) 
   return form;
 }
 
-function seatsText(room) {
-  const free = room.seats.filter((seat) => !seat.name && !seat.bot).length;
-  return `${free} of ${room.seats.length} seats free`;
-}
-
 function roomRow(room) {
   const title = GAME_TITLES[room.game] || room.game;
-  const names = room.seats.filter((seat) => seat.name).map((seat) => seat.name).join(", ") || "nobody yet";
+  const taken = room.seats.filter((seat) => seat.name).map(seatName);
+  const names = taken.length ? formatList(taken, "unit") : t("lobby.nobodyYet");
   const stakes = tableStakes(room.options);
+  const playing = room.status === "playing";
+  const seats = { free: room.seats.filter((seat) => !seat.name && !seat.bot).length, count: room.seats.length, game: title };
   return h("li", { class: "room-item", dataset: { room: room.id, game: room.game } },
     h("div", { class: "room-main" },
       h("strong", {}, title), " ",
-      h("span", { class: `status ${room.status}` }, room.status === "playing" ? "playing" : "open"),
+      h("span", { class: `status ${room.status}` }, playing ? t("lobby.statusPlaying") : t("lobby.statusOpen")),
       stakes ? h("div", { class: "stakes" }, MONEY.stakes(stakes)) : null,
       h("div", { class: "muted" }, optionsSummary(room.game, room.options, { brief: true })),
-      h("div", {}, seatsText(room), h("span", { class: "muted" }, ` \u00b7 ${names}`))),
+      h("div", {}, t("lobby.seatsFree", seats), h("span", { class: "muted" }, ` \u00b7 ${names}`))),
     h("a", { class: "button", href: `#/room/${encodeURIComponent(room.id)}`,
-      "aria-label": `${room.status === "playing" ? "Watch" : "Join"} the ${title} room with ${seatsText(room)}` },
-    room.status === "playing" ? "Watch" : "Join"));
+      "aria-label": playing ? t("lobby.watchRoom", seats) : t("lobby.joinRoom", seats) },
+    playing ? t("lobby.watch") : t("lobby.join")));
 }
 
 /** Appends a page of rooms to ``list``; returns the address of the next page, or null. */
@@ -75,7 +87,7 @@ async function appendRooms(list, path) {
     for (const room of rooms) list.appendChild(roomRow(room));
     return next;
   } catch (error) {
-    list.appendChild(h("li", { class: "muted" }, `Rooms could not be loaded (${error.message}).`));
+    list.appendChild(h("li", { class: "muted" }, t("lobby.roomsFailed", { error: error.message })));
     return null;
   }
 }
@@ -88,7 +100,7 @@ function moreButton(list, next) {
     const following = await appendRooms(list, next);
     if (following) list.appendChild(moreButton(list, following));
   };
-  item.appendChild(h("button", { type: "button", onclick: showMore }, "More rooms"));
+  item.appendChild(h("button", { type: "button", onclick: showMore }, t("lobby.moreRooms")));
   return item;
 }
 
@@ -100,7 +112,7 @@ async function loadRooms(list) {
     next = await appendRooms(fresh, next);
   }
   clear(list);
-  if (fresh.children.length === 0) list.appendChild(h("li", { class: "muted" }, "No open rooms. Create one below."));
+  if (fresh.children.length === 0) list.appendChild(h("li", { class: "muted" }, t("lobby.noRooms")));
   list.append(...fresh.children);
   if (next) list.appendChild(moreButton(list, next));
 }
@@ -121,7 +133,7 @@ function optionField(game, spec) {
       id, name: spec.name, type: "number", inputmode: "numeric", "aria-describedby": `${id}-help`,
       min: allowed.minimum ?? null, max: allowed.maximum ?? null, step: allowed.multiple_of ?? 1,
       value: spec.default === null ? null : String(spec.default),
-      placeholder: spec.default === null ? "usual" : null,
+      placeholder: spec.default === null ? t("lobby.usualPlaceholder") : null,
     });
   }
   input.dataset.option = spec.name;
@@ -153,7 +165,7 @@ function applyPreset(fieldset, values) {
 
 function presetChooser(onChoose) {
   const name = "preset";
-  return h("fieldset", { class: "presets" }, h("legend", {}, "How to play"),
+  return h("fieldset", { class: "presets" }, h("legend", {}, t("lobby.presets")),
     Object.entries(PRESET_WORDS).map(([key, words]) => h("div", { class: "field checkbox preset" },
       h("input", { type: "radio", name, id: `preset-${key}`, value: key, checked: key === "classic",
         "aria-describedby": `preset-${key}-help`, onchange: () => onChoose(key) }),
@@ -161,13 +173,23 @@ function presetChooser(onChoose) {
       h("small", { class: "muted", id: `preset-${key}-help` }, words.help))));
 }
 
+/** A game's name in the player's language (the server's name for a game the client does not know). */
+function gameTitle(game) {
+  return GAME_TITLES[game.game] || game.name;
+}
+
+function gameChoice(game) {
+  const name = gameTitle(game);
+  return game.min_seats === game.max_seats ? t("lobby.gamePlayers", { game: name, count: game.min_seats })
+    : t("lobby.gamePlayersRange", { game: name, min: game.min_seats, max: game.max_seats });
+}
+
 function createForm(games, player) {
   const select = h("select", { id: "new-game", name: "game" },
-    games.map((game) => h("option", { value: game.game }, `${game.name} (${game.min_seats === game.max_seats
-      ? game.min_seats : `${game.min_seats}-${game.max_seats}`} players)`)));
-  const optionsBox = h("fieldset", { class: "options" }, h("legend", {}, "Table options"));
+    games.map((game) => h("option", { value: game.game }, gameChoice(game))));
+  const optionsBox = h("fieldset", { class: "options" }, h("legend", {}, t("lobby.tableOptions")));
   const drawer = h("details", { class: "options-drawer", id: "options-drawer" },
-    h("summary", {}, "Every option"), optionsBox);
+    h("summary", {}, t("lobby.everyOption")), optionsBox);
   const privateBox = h("input", { type: "checkbox", id: "new-private", name: "private" });
   const rulesLink = h("a", { id: "create-rules-link" });
   const choosePreset = (key) => {
@@ -180,10 +202,10 @@ function createForm(games, player) {
   const presets = presetChooser(choosePreset);
   const showOptions = () => {
     const game = games.find((entry) => entry.game === select.value);
-    clear(optionsBox).appendChild(h("legend", {}, `${game.name} table options`));
+    clear(optionsBox).appendChild(h("legend", {}, t("lobby.gameTableOptions", { game: gameTitle(game) })));
     for (const spec of game.options) optionsBox.appendChild(optionField(game.game, spec));
     rulesLink.href = `#/rules/${game.game}`;
-    rulesLink.textContent = `How to play ${game.name}`;
+    rulesLink.textContent = t("lobby.howToPlayGame", { game: gameTitle(game) });
     const chosen = presets.querySelector("input:checked");
     choosePreset(chosen ? chosen.value : "classic");
   };
@@ -194,13 +216,13 @@ function createForm(games, player) {
   select.addEventListener("change", showOptions);
   showOptions();
   const form = h("form", { class: "card-panel create-form", "aria-labelledby": "create-heading" },
-    h("h2", { id: "create-heading" }, "Create a room"),
-    h("div", { class: "field" }, h("label", { for: "new-game" }, "Game"), select, h("small", {}, rulesLink)),
+    h("h2", { id: "create-heading" }, t("lobby.createHeading")),
+    h("div", { class: "field" }, h("label", { for: "new-game" }, t("lobby.gameLabel")), select, h("small", {}, rulesLink)),
     presets,
     drawer,
     h("div", { class: "field checkbox" }, privateBox,
-      h("label", { for: "new-private" }, "Private (not listed; share the link)")),
-    h("button", { type: "submit", class: "primary" }, "Create room"));
+      h("label", { for: "new-private" }, t("lobby.privateLabel"))),
+    h("button", { type: "submit", class: "primary" }, t("lobby.createRoom")));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     try {
@@ -221,28 +243,35 @@ export function takeAutoSit(roomId) {
   return wanted;
 }
 
+/** "Wallet: 1,000 chips": the amount in ``#lobby-chips``, "…" while it is being fetched. */
+function walletText(line, count, shown = count === undefined ? "\u2026" : amountText(count)) {
+  clear(line);
+  line.append(...withNodes(t("lobby.wallet", { count }), { chips: h("span", { id: "lobby-chips" }, shown) }));
+}
+
 function playerPanel(player, rerender) {
-  const chips = h("span", { id: "lobby-chips" }, "\u2026");
-  const panel = h("section", { class: "card-panel player-panel", "aria-label": "Your account" },
-    h("h2", {}, `Welcome, ${player.name}`),
-    h("p", {}, "Wallet: ", chips, " chips \u00b7 ", h("a", { href: "#/history" }, "your match history")),
+  const wallet = h("span", { class: "wallet-line" });
+  walletText(wallet);
+  const panel = h("section", { class: "card-panel player-panel", "aria-label": t("lobby.yourAccount") },
+    h("h2", {}, t("lobby.welcome", { name: player.name })),
+    h("p", {}, wallet, " \u00b7 ", h("a", { href: "#/history" }, t("lobby.historyLink"))),
     h("div", { class: "row" },
       h("button", { type: "button", onclick: async () => {
         try {
           const fresh = await topUp(player);
-          chips.textContent = amountText(fresh.chips);
+          walletText(wallet, fresh.chips);
           playerChanged();
-          showMessage(`You have ${chipsText(fresh.chips)}.`, { kind: "info" });
+          showMessage(t("lobby.toppedUp", { count: fresh.chips }), { kind: "info" });
         } catch (error) {
           showMessage(error.message, { code: error.code });
         }
-      } }, "Top up chips"),
-      h("button", { type: "button", onclick: () => { forgetPlayer(); rerender(); } }, "Play as someone else")));
-  getPlayer(player.id).then((fresh) => { chips.textContent = amountText(fresh.chips); })
+      } }, t("lobby.topUp")),
+      h("button", { type: "button", onclick: () => { forgetPlayer(); rerender(); } }, t("lobby.playAsSomeoneElse"))));
+  getPlayer(player.id).then((fresh) => { walletText(wallet, fresh.chips); })
     .catch((error) => {
-      chips.textContent = "unknown";
+      walletText(wallet, undefined, t("lobby.walletUnknown"));
       if (error.status === 404) {
-        showMessage("This browser's player is unknown to the server; choose a name again.", { code: error.code });
+        showMessage(t("lobby.playerUnknown"), { code: error.code });
         forgetPlayer();
         rerender();
       }
@@ -255,9 +284,9 @@ export function showLobby(main) {
   const render = async () => {
     clear(main);
     const player = savedPlayer();
-    main.appendChild(h("h1", {}, "Card room"));
-    main.appendChild(h("p", { class: "lead" }, "Hazari, Azi and Hasenpfeffer with friends or bots."));
-    main.appendChild(h("nav", { class: "rules-links", "aria-label": "Rules" }, "How to play: ",
+    main.appendChild(h("h1", {}, t("lobby.heading")));
+    main.appendChild(h("p", { class: "lead" }, t("lobby.lead")));
+    main.appendChild(h("nav", { class: "rules-links", "aria-label": t("lobby.rulesNav") }, t("lobby.howToPlay"), " ",
       Object.entries(GAME_TITLES).map(([game, title], index) => [index ? " \u00b7 " : "",
         h("a", { href: `#/rules/${game}` }, title)])));
     if (!player) {
@@ -265,10 +294,10 @@ export function showLobby(main) {
     } else {
       main.appendChild(playerPanel(player, () => { render(); playerChanged(); }));
     }
-    const list = h("ul", { class: "rooms", id: "room-list", "aria-live": "polite" }, h("li", { class: "muted" }, "Loading\u2026"));
+    const list = h("ul", { class: "rooms", id: "room-list", "aria-live": "polite" }, h("li", { class: "muted" }, t("lobby.loading")));
     main.appendChild(h("section", { class: "card-panel", "aria-labelledby": "rooms-heading" },
-      h("div", { class: "row spread" }, h("h2", { id: "rooms-heading" }, "Open rooms"),
-        h("button", { type: "button", onclick: () => loadRooms(list) }, "Refresh")),
+      h("div", { class: "row spread" }, h("h2", { id: "rooms-heading" }, t("lobby.openRooms")),
+        h("button", { type: "button", onclick: () => loadRooms(list) }, t("lobby.refresh"))),
       list));
     loadRooms(list);
     window.clearInterval(timer);

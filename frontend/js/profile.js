@@ -3,12 +3,13 @@
 
 import { GAME_TITLES, getPlayer, savedPlayer } from "./api.js";
 import { clear, formatDate, h, scrollBox, showMessage } from "./dom.js";
+import { formatDecimal, formatNumber, t, withNodes } from "./i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const CHART = { width: 320, height: 120, pad: 26 };
 
 function fixed(value, digits = 2) {
-  return value === null || value === undefined ? "\u2014" : Number(value).toFixed(digits);
+  return value === null || value === undefined ? "\u2014" : formatDecimal(value, digits);
 }
 
 function gameTitle(game) {
@@ -22,47 +23,50 @@ function svg(name, attrs = {}, text = null) {
   return node;
 }
 
+function statText(value) {
+  return value === null || value === undefined ? "\u2014" : formatNumber(value);
+}
+
 function statsTable(stats) {
   const games = Object.keys(stats);
-  if (!games.length) return h("p", { class: "muted", id: "profile-stats" }, "No matches played yet.");
+  if (!games.length) return h("p", { class: "muted", id: "profile-stats" }, t("profile.noMatches"));
   const columns = [
-    ["matches", "Matches"], ["finished", "Finished"], ["wins", "Wins"], ["abandoned", "Left before the end"], ["deals", "Deals"],
-    ["avg_points_per_deal", "Average per deal"], ["avg_total", "Average total"], ["best", "Best total"],
+    ["matches", t("profile.matches")], ["finished", t("profile.finished")], ["wins", t("profile.wins")],
+    ["abandoned", t("profile.abandoned")], ["deals", t("profile.deals")], ["avg_points_per_deal", t("profile.averagePerDeal")],
+    ["avg_total", t("profile.averageTotal")], ["best", t("profile.best")],
   ];
   return scrollBox(h("table", { class: "scores", id: "profile-stats" },
-    h("caption", {}, "Statistics per game (Azi in net chips)"),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Game"), columns.map(([, label]) => h("th", { scope: "col" }, label)))),
+    h("caption", {}, t("profile.statsCaption")),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("profile.game")), columns.map(([, label]) => h("th", { scope: "col" }, label)))),
     h("tbody", {}, games.map((game) => h("tr", { dataset: { game } },
       h("th", { scope: "row" }, gameTitle(game)),
       columns.map(([key]) => h("td", { dataset: { stat: key } },
-        stats[game][key] === null || stats[game][key] === undefined ? "\u2014" : String(stats[game][key]))))))), "Statistics table");
+        statText(stats[game][key]))))))), t("profile.statsLabel"));
 }
 
 /** What a rating means, in words: for the player himself, or for someone looking at his profile. */
 function ratingMeaning(mine) {
-  return mine
-    ? "Your rating grows as you win rated matches; it is cautious while you have played few."
-    : "A player's rating grows as they win rated matches; it is cautious while they have played few.";
+  return mine ? t("profile.ratingMeaningMine") : t("profile.ratingMeaning");
 }
 
 function ratingsTable(ratings, mine) {
   const games = Object.keys(ratings);
   if (!games.length) {
     return h("p", { class: "muted", id: "profile-ratings" },
-      "No rating yet: a match is rated when every person at the table has a claimed account.");
+      t("profile.noRating"));
   }
   return h("div", {},
     h("p", { class: "muted", id: "rating-meaning" }, ratingMeaning(mine)),
     scrollBox(h("table", { class: "scores", id: "profile-ratings" },
-      h("caption", {}, "Rating per game"),
-      h("thead", {}, h("tr", {}, ["Game", "Rating", "Rated matches", "Last rated"]
+      h("caption", {}, t("profile.ratingsCaption")),
+      h("thead", {}, h("tr", {}, [t("profile.game"), t("profile.rating"), t("profile.ratedMatches"), t("profile.lastRated")]
         .map((label) => h("th", { scope: "col" }, label)))),
       h("tbody", {}, games.map((game) => {
         const rating = ratings[game];
         return h("tr", { dataset: { game } }, h("th", { scope: "row" }, gameTitle(game)),
           h("td", { class: "ordinal" }, fixed(rating.ordinal)),
-          h("td", {}, String(rating.matches)), h("td", {}, formatDate(rating.updated_at)));
-      }))), "Ratings table"));
+          h("td", {}, formatNumber(rating.matches)), h("td", {}, formatDate(rating.updated_at)));
+      }))), t("profile.ratingsLabel")));
 }
 
 /** A line of the rating (ordinal) after each rated match, oldest on the left; points are labelled. */
@@ -81,19 +85,18 @@ function ratingChart(game, points) {
   const last = values[values.length - 1];
   const chart = svg("svg", {
     class: "rating-chart", viewBox: `0 0 ${width} ${height}`, role: "img", "data-game": game,
-    "aria-label": `${gameTitle(game)} rating after each of ${points.length} rated match${points.length === 1 ? "" : "es"}: `
-      + `from ${first.toFixed(2)} to ${last.toFixed(2)}`,
+    "aria-label": t("profile.chartLabel", { game: gameTitle(game), count: points.length, first: fixed(first), last: fixed(last) }),
   });
-  chart.appendChild(svg("title", {}, `${gameTitle(game)} rating history`));
+  chart.appendChild(svg("title", {}, t("profile.historyOf", { game: gameTitle(game) })));
   chart.appendChild(svg("line", { class: "axis", x1: pad, x2: width - pad, y1: height - pad / 2, y2: height - pad / 2 }));
-  chart.appendChild(svg("text", { class: "tick", x: 2, y: y(high) + 4 }, high.toFixed(1)));
-  chart.appendChild(svg("text", { class: "tick", x: 2, y: y(low) + 4 }, low.toFixed(1)));
+  chart.appendChild(svg("text", { class: "tick", x: 2, y: y(high) + 4 }, fixed(high, 1)));
+  chart.appendChild(svg("text", { class: "tick", x: 2, y: y(low) + 4 }, fixed(low, 1)));
   if (points.length > 1) {
     chart.appendChild(svg("polyline", { class: "line", points: values.map((v, i) => `${x(i)},${y(v)}`).join(" ") }));
   }
   values.forEach((value, i) => {
     const dot = svg("circle", { class: "dot", cx: x(i), cy: y(value), r: 3.5 });
-    dot.appendChild(svg("title", {}, `${formatDate(points[i].at)}: ${value.toFixed(2)}`));
+    dot.appendChild(svg("title", {}, t("profile.point", { when: formatDate(points[i].at), rating: fixed(value) })));
     chart.appendChild(dot);
   });
   return chart;
@@ -101,12 +104,12 @@ function ratingChart(game, points) {
 
 function historyTable(game, points) {
   return scrollBox(h("table", { class: "scores rating-history", dataset: { game } },
-    h("caption", {}, `${gameTitle(game)}: rating after each rated match, newest first`),
-    h("thead", {}, h("tr", {}, ["Finished", "Match", "Rating"].map((label) => h("th", { scope: "col" }, label)))),
+    h("caption", {}, t("profile.historyCaption", { game: gameTitle(game) })),
+    h("thead", {}, h("tr", {}, [t("profile.finished"), t("profile.match"), t("profile.rating")].map((label) => h("th", { scope: "col" }, label)))),
     h("tbody", {}, [...points].reverse().map((point) => h("tr", {},
       h("td", {}, formatDate(point.at)),
-      h("td", {}, h("a", { href: `#/match/${encodeURIComponent(point.match_id)}` }, "the match")),
-      h("td", {}, fixed(point.ordinal)))))), `${gameTitle(game)} rating history`);
+      h("td", {}, h("a", { href: `#/match/${encodeURIComponent(point.match_id)}` }, t("profile.theMatch"))),
+      h("td", {}, fixed(point.ordinal)))))), t("profile.historyOf", { game: gameTitle(game) }));
 }
 
 function ratingHistory(history) {
@@ -115,22 +118,22 @@ function ratingHistory(history) {
     if (!byGame.has(point.game)) byGame.set(point.game, []);
     byGame.get(point.game).push(point);
   }
-  if (!byGame.size) return h("p", { class: "muted", id: "rating-history" }, "No rated matches yet.");
+  if (!byGame.size) return h("p", { class: "muted", id: "rating-history" }, t("profile.noRatedMatches"));
   return h("div", { id: "rating-history", class: "rating-charts" }, [...byGame].map(([game, points]) =>
     h("figure", { class: "rating-figure", dataset: { game } },
-      h("figcaption", {}, `${gameTitle(game)} \u2014 ${points.length} rated match${points.length === 1 ? "" : "es"}`),
+      h("figcaption", {}, t("profile.figureCaption", { game: gameTitle(game), count: points.length })),
       ratingChart(game, points),
-      h("details", {}, h("summary", {}, "The figures as a table"), historyTable(game, points)))));
+      h("details", {}, h("summary", {}, t("profile.asTable")), historyTable(game, points)))));
 }
 
 export function showProfile(main, playerId) {
   const me = savedPlayer();
-  const box = h("section", { class: "profile", id: "profile" }, h("p", {}, "Loading\u2026"));
+  const box = h("section", { class: "profile", id: "profile" }, h("p", {}, t("profile.loading")));
   main.appendChild(box);
   if (!playerId) {
     clear(box);
-    box.append(h("h1", {}, "Profile"), h("p", {}, "Choose a name in the ", h("a", { href: "#/" }, "lobby"),
-      " or ", h("a", { href: "#/account" }, "sign in"), " first."));
+    box.append(h("h1", {}, t("profile.title")), h("p", {}, ...withNodes(t("profile.nobody"), {
+      lobby: h("a", { href: "#/" }, t("profile.lobbyLink")), signIn: h("a", { href: "#/account" }, t("profile.signInLink")) })));
     return null;
   }
   getPlayer(playerId).then((player) => {
@@ -139,17 +142,18 @@ export function showProfile(main, playerId) {
     box.append(
       h("h1", { id: "profile-name" }, player.name),
       h("p", { class: "profile-meta" },
-        h("span", { class: `status ${player.claimed ? "" : "playing"}`, id: "profile-claimed" }, player.claimed ? "claimed account" : "guest"),
-        ` \u00b7 ${player.chips} chips`,
-        mine ? h("span", {}, " \u00b7 this is you (", h("a", { href: "#/account" }, "account"), ")") : null),
-      h("p", {}, h("a", { href: `#/history/${encodeURIComponent(player.id)}`, id: "profile-matches" }, `${player.name}'s matches`),
-        " \u00b7 ", h("a", { href: "#/leaderboard" }, "Leaderboard")),
-      h("section", { class: "card-panel", "aria-labelledby": "stats-heading" }, h("h2", { id: "stats-heading" }, "Statistics"), statsTable(player.stats || {})),
-      h("section", { class: "card-panel", "aria-labelledby": "ratings-heading" }, h("h2", { id: "ratings-heading" }, "Ratings"), ratingsTable(player.ratings || {}, mine)),
-      h("section", { class: "card-panel", "aria-labelledby": "history-heading" }, h("h2", { id: "history-heading" }, "Rating history"), ratingHistory(player.rating_history || [])));
+        h("span", { class: `status ${player.claimed ? "" : "playing"}`, id: "profile-claimed" }, player.claimed ? t("profile.claimed") : t("profile.guest")),
+        " \u00b7 ", t("profile.chips", { count: player.chips }),
+        mine ? h("span", {}, " \u00b7 ", ...withNodes(t("profile.thisIsYou"), { account: h("a", { href: "#/account" }, t("profile.accountLink")) }))
+          : null),
+      h("p", {}, h("a", { href: `#/history/${encodeURIComponent(player.id)}`, id: "profile-matches" }, t("profile.matchesOf", { name: player.name })),
+        " \u00b7 ", h("a", { href: "#/leaderboard" }, t("profile.leaderboard"))),
+      h("section", { class: "card-panel", "aria-labelledby": "stats-heading" }, h("h2", { id: "stats-heading" }, t("profile.stats")), statsTable(player.stats || {})),
+      h("section", { class: "card-panel", "aria-labelledby": "ratings-heading" }, h("h2", { id: "ratings-heading" }, t("profile.ratings")), ratingsTable(player.ratings || {}, mine)),
+      h("section", { class: "card-panel", "aria-labelledby": "history-heading" }, h("h2", { id: "history-heading" }, t("profile.ratingHistory")), ratingHistory(player.rating_history || [])));
   }).catch((error) => {
     clear(box);
-    box.append(h("h1", {}, "Profile"), h("p", {}, `This player could not be loaded: ${error.message}`));
+    box.append(h("h1", {}, t("profile.title")), h("p", {}, t("profile.notLoaded", { error: error.message })));
     showMessage(error.message, { code: error.code });
   });
   return null;

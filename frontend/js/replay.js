@@ -11,9 +11,11 @@
 
 import { GAME_TITLES, getMatch } from "./api.js";
 import { cardImage, cardShort, SUIT_NAMES, SUIT_SYMBOLS } from "./cards.js";
-import { clear, h, put, scrollBox, showMessage } from "./dom.js";
+import { clear, h, put, scrollBox, seatWord, showMessage } from "./dom.js";
 import { canVerify, verifyDeal } from "./fairness.js";
+import { bidName } from "./hasenpfeffer.js";
 import { combinationName, compareKeys, groupKey } from "./hazari.js";
+import { formatList, formatNumber, listNodes, t, withNodes } from "./i18n.js";
 import { ARCHIVED_TEXT, REACTIONS } from "./words.js";
 
 const SUIT_SORT = { S: 0, H: 1, C: 2, D: 3 };
@@ -23,7 +25,6 @@ const IN_DEAL = {
   azi: new Set(["discard", "bet", "call", "raise", "fold", "play"]),
   hasenpfeffer: new Set(["bid", "pass", "trump", "discard", "play"]),
 };
-const CONTRACTS = { little_pepper: "Little Pepper", big_pepper: "Big Pepper" };
 
 /** Cards in a steady order for reading: Joker, then spades, hearts, clubs, diamonds, high to low. */
 export function sortCards(cards) {
@@ -33,19 +34,16 @@ export function sortCards(cards) {
 
 function seatName(match, seat) {
   const entry = match.seats.find((s) => s.seat === seat);
-  return entry ? entry.name : `Seat ${seat + 1}`;
+  return entry ? entry.name : seatWord(seat);
 }
 
 function teamName(match, team) {
-  return `Team ${team === 0 ? "A" : "B"} (${seatName(match, team)} & ${seatName(match, team + 2)})`;
+  const words = { first: seatName(match, team), second: seatName(match, team + 2) };
+  return team === 0 ? t("replay.teamA", words) : t("replay.teamB", words);
 }
 
 function suitWord(suit) {
   return SUIT_NAMES[suit] || suit;
-}
-
-function contractName(value) {
-  return CONTRACTS[value] || String(value);
 }
 
 // --- the state followed through the log ---------------------------------------------------------
@@ -59,17 +57,30 @@ function freshState(seats) {
   };
 }
 
-function take(state, seat, cards, problems, what) {
+const NOT_HELD = {
+  shows: (words) => t("replay.problemShows", words),
+  discards: (words) => t("replay.problemDiscards", words),
+  plays: (words) => t("replay.problemPlays", words),
+};
+
+/** Takes ``cards`` from the hand of ``seat``, who ``how`` them (shows, discards or plays). */
+function take(state, seat, cards, problems, how) {
   const hand = state.hands[seat] || [];
   for (const card of cards) {
     const at = hand.indexOf(card);
-    if (at < 0) problems.push(`deal ${state.deal}: ${what} ${card}, which the rebuilt hand of seat ${seat + 1} does not hold`);
+    if (at < 0) problems.push(NOT_HELD[how]({ deal: state.deal, seat: seat + 1, card: cardShort(card) }));
     else hand.splice(at, 1);
   }
   state.hands[seat] = hand;
 }
 
-function badge(state, seat, text) {
+const BADGES = {
+  dealer: t("replay.badgeDealer"), up: t("replay.badgeUp"), out: t("replay.badgeOut"), button: t("replay.badgeButton"),
+  folded: t("replay.badgeFolded"), left: t("replay.badgeLeft"), bidder: t("replay.badgeBidder"),
+};
+
+function badge(state, seat, kind) {
+  const text = BADGES[kind];
   if (!state.badges[seat].includes(text)) state.badges[seat].push(text);
 }
 
@@ -101,16 +112,16 @@ function hazariRules(match, byDeal) {
       state.lastWinner = null;
       state.roundsWon = [0, 0, 0, 0];
       badge(state, state.dealer, "dealer");
-      return `Deal ${deal.number}: ${seatName(match, state.dealer)} deals 13 cards each, one at a time from ${seatName(match, first)} on (HZ-3).`;
+      return t("replay.hazariDeal", { deal: deal.number, dealer: seatName(match, state.dealer), first: seatName(match, first) });
     },
     act(state, entry, problems) {
       const { seat, action } = entry;
       if (action.kind === "up") {
         state.groups[seat] = action.groups.map((group) => [...group]);
-        state.notes[seat] = "called up";
+        state.notes[seat] = t("replay.noteUp");
         badge(state, seat, "up");
-        const named = action.groups.map((group, i) => `G${i + 1} ${combinationName(group)}`).join(", ");
-        return `${seatName(match, seat)} arranges the hand and calls up: ${named}.`;
+        const named = action.groups.map((group, i) => t("replay.group", { number: i + 1, combination: combinationName(group) }));
+        return t("replay.callsUp", { name: seatName(match, seat), groups: formatList(named, "unit") });
       }
       if (action.kind !== "auto") return null;
       state.rounds += 1;
@@ -121,10 +132,10 @@ function hazariRules(match, byDeal) {
         const who = (leader + i) % 4;
         const cards = state.groups[who] ? state.groups[who][number - 1] : null;
         if (!cards) {
-          problems.push(`deal ${state.deal}: seat ${who + 1} shows round ${number} without an arrangement`);
+          problems.push(t("replay.problemNoArrangement", { deal: state.deal, seat: who + 1, round: number }));
           continue;
         }
-        take(state, who, cards, problems, `seat ${who + 1} shows`);
+        take(state, who, cards, problems, "shows");
         plays.push({ seat: who, cards: [...cards], label: combinationName(cards), key: groupKey(cards) });
       }
       let best = plays[0];
@@ -136,15 +147,15 @@ function hazariRules(match, byDeal) {
       state.lastWinner = best.seat;
       state.roundsWon[best.seat] += 1;
       plays.forEach((play) => delete play.key);
-      state.table = { title: `Round ${number}`, plays };
+      state.table = { title: t("replay.round", { round: number }), plays };
       state.tricks.push({ number, seat: best.seat });
-      return `Round ${number}, led by ${seatName(match, leader)}: ${seatName(match, best.seat)} takes it with a ${best.label}.`;
+      return t("replay.roundTaken", { round: number, leader: seatName(match, leader), name: seatName(match, best.seat),
+        combination: best.label });
     },
     dealEnd(state, deal, problems) {
       const counted = deal.detail && deal.detail.rounds_won;
       if (counted && counted.join() !== state.roundsWon.join()) {
-        problems.push(`deal ${deal.number}: rounds won per seat are ${counted.join("-")} in the history, `
-          + `${state.roundsWon.join("-")} as this page judged them`);
+        problems.push(t("replay.problemRounds", { deal: deal.number, history: counted.join("-"), page: state.roundsWon.join("-") }));
       }
     },
     entries: byDeal,
@@ -191,57 +202,58 @@ function aziRules(match, byDeal) {
       state.folded = new Set();
       state.trick = 0;
       state.groups = Array(seats).fill(null);
-      for (let seat = 0; seat < seats; seat += 1) if (!state.hands[seat]) badge(state, seat, "sits out");
+      for (let seat = 0; seat < seats; seat += 1) if (!state.hands[seat]) badge(state, seat, "out");
       badge(state, button, "button");
       const exposed = count ? deal.deck[count - 1] : null;
       if (exposed) {
-        const six = exposed.startsWith("A") ? `; an Ace: the 6 of ${suitWord(exposed.slice(-1))} is the highest card of the deal (AZ-6)` : "";
-        state.info.push({ label: "Trump", text: `${suitWord(exposed.slice(-1))}: the last card dealt, shown to all, went to ${seatName(match, order[order.length - 1])}${six}`, cards: [exposed] });
+        const words = { suit: suitWord(exposed.slice(-1)), name: seatName(match, order[order.length - 1]) };
+        const text = exposed.startsWith("A") ? t("replay.aziTrumpAce", words) : t("replay.aziTrump", words);
+        state.info.push({ kind: "trump", text, cards: [exposed] });
       }
-      state.info.push({ label: "Not dealt", text: `${deal.deck.length - count} cards`, cards: [] });
-      return `Deal ${deal.number}${redeal ? " (re-deal after an Azi)" : ""}: ${handSize} cards each to `
-        + `${order.map((seat) => seatName(match, seat)).join(", ")}, one at a time clockwise after the button (AZ-6).`;
+      state.info.push({ kind: "notDealt", text: t("replay.cards", { count: deal.deck.length - count }), cards: [] });
+      const words = { deal: deal.number, count: handSize, names: formatList(order.map((seat) => seatName(match, seat)), "unit") };
+      return redeal ? t("replay.aziRedeal", words) : t("replay.aziDeal", words);
     },
     act(state, entry, problems) {
       const { seat, action } = entry;
       const who = seat === null ? "" : seatName(match, seat);
       switch (action.kind) {
         case "discard":
-          take(state, seat, [action.card], problems, `seat ${seat + 1} discards`);
-          state.notes[seat] = "discarded";
-          state.marks[seat] = `Discarded face down: ${cardShort(action.card)}`;
-          return `${who} lays ${cardShort(action.card)} away face down.`;
+          take(state, seat, [action.card], problems, "discards");
+          state.notes[seat] = t("replay.noteDiscarded");
+          state.marks[seat] = t("replay.markDiscarded", { card: cardShort(action.card) });
+          return t("replay.aziDiscards", { name: who, card: cardShort(action.card) });
         case "bet":
-          state.notes[seat] = `bet ${action.amount}`;
-          return `${who} opens with a bet of ${action.amount}.`;
+          state.notes[seat] = t("replay.noteBet", { amount: action.amount });
+          return t("replay.bets", { name: who, amount: action.amount });
         case "raise":
-          state.notes[seat] = `raised to ${action.to}`;
-          return `${who} raises to ${action.to}.`;
+          state.notes[seat] = t("replay.noteRaised", { amount: action.to });
+          return t("replay.raises", { name: who, amount: action.to });
         case "call":
-          state.notes[seat] = "called";
-          return `${who} calls.`;
+          state.notes[seat] = t("replay.noteCalled");
+          return t("replay.calls", { name: who });
         case "fold":
           state.folded.add(seat);
-          state.notes[seat] = "folded";
+          state.notes[seat] = t("replay.noteFolded");
           badge(state, seat, "folded");
-          return `${who} folds.`;
+          return t("replay.folds", { name: who });
         case "play":
           return playCard(state, match, entry, problems, state.participants.length - state.folded.size);
         case "buy_in":
-          state.notes[seat] = "bought in";
-          return `${who} buys into the re-deal (AZ-13).`;
+          state.notes[seat] = t("replay.noteBoughtIn");
+          return t("replay.buysIn", { name: who });
         case "decline":
-          state.notes[seat] = "declined the buy-in";
-          return `${who} declines the buy-in.`;
+          state.notes[seat] = t("replay.noteDeclined");
+          return t("replay.declines", { name: who });
         case "leave":
           left.add(seat);
           badge(state, seat, "left");
-          return `${who} leaves the table; the chips stay theirs.`;
+          return t("replay.leaves", { name: who });
         case "auto":
           button = lastWinner === null ? button : seatedFrom(lastWinner);
-          return `Next game: the button goes to ${seatName(match, button)} (AZ-14).`;
+          return t("replay.nextGame", { name: seatName(match, button) });
         case "close":
-          return "The owner closes the table.";
+          return t("replay.closes");
         default:
           return null;
       }
@@ -258,22 +270,23 @@ function aziRules(match, byDeal) {
 /** A card to the table; a full trick stays in view until the next card, whose player took it. */
 function playCard(state, match, entry, problems, trickSize) {
   const { seat, action } = entry;
-  take(state, seat, [action.card], problems, `seat ${seat + 1} plays`);
+  take(state, seat, [action.card], problems, "plays");
   const current = state.table;
-  let note = "";
+  let took = null;
   if (!current || current.plays.length >= trickSize) {
     if (current) {
       state.tricks.push({ number: current.number, seat, cards: current.plays.map((play) => play.cards[0]) });
       const taken = current.plays.find((play) => play.seat === seat);
       if (taken) taken.winner = true;
-      note = ` (${seatName(match, seat)} took trick ${current.number} and leads)`;
+      took = current.number;
     }
     const number = current ? current.number + 1 : 1;
-    state.table = { title: `Trick ${number}`, number, plays: [] };
+    state.table = { title: t("replay.trick", { trick: number }), number, plays: [] };
   }
   state.table.plays.push({ seat, cards: [action.card], label: "" });
-  state.notes[seat] = `played ${cardShort(action.card)}`;
-  return `${seatName(match, seat)} plays ${cardShort(action.card)}${note}.`;
+  state.notes[seat] = t("replay.notePlayed", { card: cardShort(action.card) });
+  const words = { name: seatName(match, seat), card: cardShort(action.card), trick: took };
+  return took === null ? t("replay.plays", words) : t("replay.playsAndLeads", words);
 }
 
 /**
@@ -288,7 +301,7 @@ function closeLastTrick(state, match, counts, problems, nameOf, teams = false) {
   const owed = counts.map((count, i) => count - known[i]);
   const taker = owed.findIndex((n) => n === 1);
   if (owed.filter((n) => n !== 0).length !== 1 || taker < 0) {
-    problems.push(`deal ${state.deal}: the tricks counted in the history (${counts.join("-")}) do not fit the log`);
+    problems.push(t("replay.problemTricks", { deal: state.deal, counts: counts.join("-") }));
     return;
   }
   state.tricks.push({ number: last.number, seat: teams ? null : taker, team: teams ? taker : null });
@@ -314,30 +327,32 @@ function hasenpfefferRules(match, byDeal) {
       }
       state.widow = deal.deck[24];
       state.groups = Array(4).fill(null);
-      state.info.push({ label: "Widow", text: "the 25th card, face down", cards: [state.widow] });
+      state.info.push({ kind: "widow", text: t("replay.widowDown"), cards: [state.widow] });
       badge(state, state.dealer, "dealer");
-      return `Deal ${deal.number}: ${seatName(match, state.dealer)} deals packets of three from `
-        + `${seatName(match, (state.dealer + 1) % 4)} on, twice round; the 25th card is the widow (HP-4).`;
+      return t("replay.hasenpfefferDeal", { deal: deal.number, dealer: seatName(match, state.dealer),
+        first: seatName(match, (state.dealer + 1) % 4) });
     },
     act(state, entry, problems) {
       const { seat, action } = entry;
       const who = seatName(match, seat);
       let text = null;
       if (action.kind === "bid" || action.kind === "pass") {
-        state.notes[seat] = action.kind === "pass" ? "passed" : `bid ${contractName(action.value)}`;
-        text = action.kind === "pass" ? `${who} passes.` : `${who} bids ${contractName(action.value)}.`;
-        if (lastCall.get(state.deal) === entry.seq) text += ` ${auctionEnd(state, deals.get(state.deal), match, problems)}`;
+        state.notes[seat] = action.kind === "pass" ? t("replay.notePassed") : t("replay.noteBid", { contract: bidName(action.value) });
+        text = action.kind === "pass" ? t("replay.passes", { name: who }) : t("replay.bids", { name: who, contract: bidName(action.value) });
+        if (lastCall.get(state.deal) === entry.seq) {
+          text = t("replay.twoSentences", { first: text, second: auctionEnd(state, deals.get(state.deal), match, problems) });
+        }
         return text;
       }
       if (action.kind === "trump") {
-        state.info.push({ label: "Trump", text: `${SUIT_SYMBOLS[action.suit] || ""} ${suitWord(action.suit)}`, cards: [] });
-        return `${who} names ${suitWord(action.suit)} trump.`;
+        state.info.push({ kind: "trump", text: `${SUIT_SYMBOLS[action.suit] || ""} ${suitWord(action.suit)}`, cards: [] });
+        return t("replay.namesTrump", { name: who, suit: suitWord(action.suit) });
       }
       if (action.kind === "discard") {
-        take(state, seat, [action.card], problems, `seat ${seat + 1} discards`);
-        state.notes[seat] = "discarded";
-        state.marks[seat] = `Discarded face down: ${cardShort(action.card)}`;
-        return `${who} lays ${cardShort(action.card)} away face down (HP-7).`;
+        take(state, seat, [action.card], problems, "discards");
+        state.notes[seat] = t("replay.noteDiscarded");
+        state.marks[seat] = t("replay.markDiscarded", { card: cardShort(action.card) });
+        return t("replay.hasenpfefferDiscards", { name: who, card: cardShort(action.card) });
       }
       if (action.kind === "play") return playCard(state, match, entry, problems, 4);
       return null;
@@ -354,23 +369,22 @@ function hasenpfefferRules(match, byDeal) {
 /** HP-5..HP-7 as the deal's summary tells them: who won the auction, and the widow to that hand. */
 function auctionEnd(state, deal, match, problems) {
   const detail = (deal && deal.detail) || {};
-  state.info = state.info.filter((item) => item.label !== "Widow");
+  state.info = state.info.filter((item) => item.kind !== "widow");
   if (detail.thrown_in) {
-    state.info.push({ label: "Widow", text: "the Joker: the deal is thrown in (HP-6)", cards: [state.widow] });
+    state.info.push({ kind: "widow", text: t("replay.widowJoker"), cards: [state.widow] });
     state.hands = state.hands.map(() => []);
-    return "Everybody passed and the Joker is the widow: the cards are thrown in (HP-6).";
+    return t("replay.thrownIn");
   }
   if (!Number.isInteger(detail.bidder)) {
-    problems.push(`deal ${state.deal}: the history does not name the bidder`);
+    problems.push(t("replay.problemNoBidder", { deal: state.deal }));
     return "";
   }
   state.hands[detail.bidder].push(state.widow);
   badge(state, detail.bidder, "bidder");
-  state.info.push({ label: "Widow", text: `taken by ${seatName(match, detail.bidder)}`, cards: [state.widow] });
-  state.info.push({ label: "Contract", text: `${contractName(detail.contract)} by ${seatName(match, detail.bidder)}${detail.forced ? " (forced: the Joker's holder, HP-6)" : ""}`, cards: [] });
-  return detail.forced
-    ? `Everybody passed: ${seatName(match, detail.bidder)} holds the Joker, must play ${contractName(detail.contract)} and takes the widow ${cardShort(state.widow)} (HP-6).`
-    : `${seatName(match, detail.bidder)} wins the auction at ${contractName(detail.contract)} and takes the widow ${cardShort(state.widow)} (HP-7).`;
+  const words = { name: seatName(match, detail.bidder), contract: bidName(detail.contract), card: cardShort(state.widow) };
+  state.info.push({ kind: "widow", text: t("replay.widowTaken", words), cards: [state.widow] });
+  state.info.push({ kind: "contract", text: detail.forced ? t("replay.contractForced", words) : t("replay.contract", words), cards: [] });
+  return detail.forced ? t("replay.auctionForced", words) : t("replay.auctionWon", words);
 }
 
 // --- the steps ----------------------------------------------------------------------------------
@@ -393,7 +407,7 @@ export function rebuild(match) {
   const actions = [...match.actions].sort((a, b) => a.seq - b.seq);
   const byDeal = splitByDeal(actions);
   const makeRules = { hazari: hazariRules, azi: aziRules, hasenpfeffer: hasenpfefferRules }[match.game];
-  if (!makeRules) throw new Error(`no replay for the game ${match.game}`);
+  if (!makeRules) throw new Error(t("replay.noReplay", { game: match.game }));
   const rules = makeRules(match, byDeal);
   const deals = new Map(match.deals.map((deal) => [deal.number, deal]));
   const lastOfDeal = new Map();
@@ -404,7 +418,7 @@ export function rebuild(match) {
   }
   const problems = [];
   const state = freshState(seats);
-  const steps = [{ seq: null, seat: null, text: "Before the first deal.", dealStart: null, ...snapshot(state) }];
+  const steps = [{ seq: null, seat: null, text: t("replay.beforeFirstDeal"), dealStart: null, ...snapshot(state) }];
   for (const entry of actions) {
     const { action } = entry;
     let text;
@@ -412,20 +426,21 @@ export function rebuild(match) {
     if (entry.seat === null && action.kind === "deal") {
       const deal = deals.get(action.deal);
       if (!deal || !deal.deck) {
-        problems.push(`deal ${action.deal}: no deck in the history (still being played?)`);
+        problems.push(t("replay.problemNoDeck", { deal: action.deal }));
         break;
       }
       Object.assign(state, freshState(seats), { deal: deal.number });
       text = rules.deal(state, deal);
       dealStart = deal.number;
     } else {
-      text = rules.act(state, entry, problems) || `${entry.seat === null ? "The server" : seatName(match, entry.seat)}: ${action.kind}.`;
+      text = rules.act(state, entry, problems) || (entry.seat === null ? t("replay.serverAction", { action: action.kind })
+        : t("replay.seatAction", { name: seatName(match, entry.seat), action: action.kind }));
       if (lastOfDeal.get(state.deal) === entry.seq) {
         const deal = deals.get(state.deal);
         rules.dealEnd(state, deal, problems);
         if (deal && deal.points) {
           state.dealEnd = { number: deal.number, points: deal.points, detail: deal.detail };
-          text += ` Deal ${deal.number} is over.`;
+          text = t("replay.stepAndDealOver", { text, deal: deal.number });
         }
       }
       if (match.game === "azi" && action.kind === "auto") {
@@ -440,30 +455,38 @@ export function rebuild(match) {
 
 // --- drawing ------------------------------------------------------------------------------------
 
+/** "Asha 12" for a side of the deal; Azi's winnings signed ("Asha +40"). */
+function sideScore(match, side, points) {
+  const name = match.game === "hasenpfeffer" ? teamName(match, side) : seatName(match, side);
+  return points > 0 && match.game === "azi" ? t("replay.sideGain", { name, points }) : t("replay.sideScore", { name, points });
+}
+
 function pointsText(match, deal) {
-  if (!deal.points) return "not scored";
-  if (match.game === "hasenpfeffer") return deal.points.map((p, team) => `${teamName(match, team)} ${p}`).join(", ");
-  return deal.points.map((p, seat) => `${seatName(match, seat)} ${p > 0 && match.game === "azi" ? "+" : ""}${p}`).join(", ");
+  if (!deal.points) return t("replay.notScored");
+  return formatList(deal.points.map((points, side) => sideScore(match, side, points)), "unit");
 }
 
 function dealEndPanel(match, end) {
   const sides = match.game === "hasenpfeffer" ? [0, 1] : end.points.map((_, i) => i);
-  const unit = match.game === "azi" ? "chips won or lost" : "points";
   const detail = end.detail || {};
   let summary = "";
   if (match.game === "hazari" && detail.rounds_won) {
-    summary = `Rounds won: ${detail.rounds_won.map((n, seat) => `${seatName(match, seat)} ${n}`).join(", ")}.`;
+    summary = t("replay.roundsWon", { rounds: formatList(detail.rounds_won.map((n, seat) =>
+      t("replay.sideScore", { name: seatName(match, seat), points: n })), "unit") });
   } else if (match.game === "azi") {
-    summary = detail.reason === "azi" ? `Azi: three single tricks; the pot of ${detail.pot} is carried over.`
-      : `${seatName(match, detail.winner)} wins the pot of ${detail.pot} ${detail.reason === "folds" ? "(the others folded)" : "(two tricks)"}.`;
+    const words = { name: seatName(match, detail.winner), pot: detail.pot };
+    if (detail.reason === "azi") summary = t("replay.aziCarried", words);
+    else summary = detail.reason === "folds" ? t("replay.potFolds", words) : t("replay.potTricks", words);
   } else if (match.game === "hasenpfeffer") {
-    summary = detail.thrown_in ? "Thrown in: no score."
-      : `${seatName(match, detail.bidder)} bid ${contractName(detail.contract)}; tricks ${detail.tricks.join("-")}: ${detail.made ? "made" : "set"}.`;
+    const words = { name: seatName(match, detail.bidder), contract: bidName(detail.contract), tricks: (detail.tricks || []).join("-") };
+    if (detail.thrown_in) summary = t("replay.noScore");
+    else summary = detail.made ? t("replay.bidMade", words) : t("replay.bidSet", words);
   }
-  return h("section", { class: "deal-result replay-deal-end", id: "replay-deal-end", "aria-label": `Deal ${end.number} result` },
-    h("p", {}, `Deal ${end.number} is over \u2014 ${unit}: `,
-      sides.map((side, i) => h("span", { class: "deal-points", dataset: { side: String(side) } },
-        `${i ? ", " : ""}${match.game === "hasenpfeffer" ? teamName(match, side) : seatName(match, side)} ${end.points[side]}`))),
+  const scores = listNodes(sides.map((side) => h("span", { class: "deal-points", dataset: { side: String(side) } },
+    t("replay.sideScore", { name: match.game === "hasenpfeffer" ? teamName(match, side) : seatName(match, side), points: end.points[side] }))));
+  return h("section", { class: "deal-result replay-deal-end", id: "replay-deal-end", "aria-label": t("replay.dealResult", { deal: end.number }) },
+    h("p", {}, ...withNodes(match.game === "azi" ? t("replay.dealOverChips", { deal: end.number })
+      : t("replay.dealOverPoints", { deal: end.number }), { scores: h("span", {}, scores) })),
     summary ? h("p", { class: "muted" }, summary) : null);
 }
 
@@ -473,55 +496,60 @@ function handView(match, step, seat) {
   const name = seatName(match, seat);
   const entry = match.seats.find((s) => s.seat === seat) || {};
   const acting = step.seat === seat;
-  const label = cards === null ? "sits out" : `${cards.length} card${cards.length === 1 ? "" : "s"}`;
+  const label = cards === null ? t("replay.handOut", { name, seat: seat + 1 })
+    : t("replay.handCards", { name, seat: seat + 1, count: cards.length });
   let body;
   if (cards === null) {
-    body = h("p", { class: "muted" }, "Not in this deal.");
+    body = h("p", { class: "muted" }, t("replay.notInDeal"));
   } else if (groups && match.game === "hazari") {
     body = h("ol", { class: "replay-groups" }, groups.map((group, i) => {
       const held = group.filter((card) => cards.includes(card));
       if (!held.length) return null;
-      return h("li", {}, h("span", { class: "muted" }, `G${i + 1} ${combinationName(group)} `),
+      return h("li", {}, h("span", { class: "muted" }, t("replay.group", { number: i + 1, combination: combinationName(group) })), " ",
         h("span", { class: "card-row" }, held.map((card) => cardImage(card, { small: true }))));
     }));
   } else {
     body = h("div", { class: "card-row" }, cards.length ? sortCards(cards).map((card) => cardImage(card, { small: true }))
-      : h("span", { class: "muted" }, "no cards"));
+      : h("span", { class: "muted" }, t("replay.noCards")));
   }
   return h("section", { class: `replay-hand${acting ? " acting" : ""}`, dataset: { seat: String(seat) },
-    "aria-label": `${name}, seat ${seat + 1}: ${label}` },
-  h("h3", {}, h("span", { class: "seat-no" }, String(seat + 1)), " ",
-    entry.player_id ? h("a", { href: `#/player/${encodeURIComponent(entry.player_id)}` }, name) : name,
-    entry.bot ? " (bot)" : "",
-    match.game === "hasenpfeffer" ? h("span", { class: `badge team-${seat % 2}` }, seat % 2 ? "B" : "A") : null,
+    "aria-label": label },
+  h("h3", {}, h("span", { class: "seat-no" }, formatNumber(seat + 1)), " ",
+    ...withNodes(entry.bot ? t("replay.botName") : "{name}",
+      { name: entry.player_id ? h("a", { href: `#/player/${encodeURIComponent(entry.player_id)}` }, name) : name }),
+    match.game === "hasenpfeffer" ? h("span", { class: `badge team-${seat % 2}` }, seat % 2 ? t("replay.teamLetterB") : t("replay.teamLetterA")) : null,
     step.badges[seat].map((text) => h("span", { class: "badge" }, text))),
   h("p", { class: "replay-note" }, step.notes[seat] || "\u00a0"),
   body,
   step.marks[seat] ? h("p", { class: "replay-mark" }, step.marks[seat]) : null);
 }
 
+const INFO_LABELS = {
+  trump: t("replay.infoTrump"), notDealt: t("replay.infoNotDealt"), widow: t("replay.infoWidow"), contract: t("replay.infoContract"),
+};
+
 function tableView(match, step) {
   const parts = [];
   for (const item of step.info) {
-    parts.push(h("p", { class: "replay-info" }, h("strong", {}, `${item.label}: `),
+    parts.push(h("p", { class: "replay-info" }, h("strong", {}, INFO_LABELS[item.kind]), " ",
       item.cards.map((card) => cardImage(card, { small: true })), item.cards.length ? " " : "", item.text));
   }
   if (step.table) {
-    parts.push(h("h3", {}, step.table.title, step.table.taker ? ` \u2014 taken by ${step.table.taker}` : ""));
+    parts.push(h("h3", {}, step.table.taker ? t("replay.takenBy", { title: step.table.title, name: step.table.taker }) : step.table.title));
     parts.push(h("ul", { class: "trick replay-trick", id: "replay-table" }, step.table.plays.map((play) => h("li",
       { class: play.winner ? "winner" : "", dataset: { seat: String(play.seat) } },
       h("span", { class: "who" }, `${seatName(match, play.seat)}${play.winner ? " \u2714" : ""}`),
       h("span", { class: "card-row" }, play.cards.map((card) => cardImage(card, { small: true }))),
       play.label ? h("span", { class: "combo" }, play.label) : null))));
   } else {
-    parts.push(h("p", { class: "muted", id: "replay-table" }, "No cards on the table."));
+    parts.push(h("p", { class: "muted", id: "replay-table" }, t("replay.emptyTable")));
   }
   if (step.tricks.length && match.game !== "hazari") {
-    const taken = step.tricks.map((trick) => `${trick.number}: ${trick.team !== null && trick.team !== undefined
-      ? teamName(match, trick.team) : seatName(match, trick.seat)}`);
-    parts.push(h("p", { class: "muted" }, `Tricks taken \u2014 ${taken.join("; ")}`));
+    const taken = step.tricks.map((trick) => t("replay.trickTaker", { trick: trick.number,
+      name: trick.team !== null && trick.team !== undefined ? teamName(match, trick.team) : seatName(match, trick.seat) }));
+    parts.push(h("p", { class: "muted" }, t("replay.tricksTaken", { tricks: taken.join("; ") })));
   }
-  return h("section", { class: "replay-centre", "aria-label": "The table" }, parts);
+  return h("section", { class: "replay-centre", "aria-label": t("replay.table") }, parts);
 }
 
 function verifyResult(match, deal) {
@@ -530,28 +558,27 @@ function verifyResult(match, deal) {
     const fairness = deal.fairness;
     result.className = "verify-result";
     if (!deal.deck) {
-      result.textContent = "This deal's deck is not public yet.";
+      result.textContent = t("replay.deckNotPublic");
       return;
     }
     if (!fairness || (!fairness.server_seed && !fairness.commitment)) {
-      result.textContent = "Dealt from a fixed test deck (test mode): there are no seeds to check.";
+      result.textContent = t("replay.testDeck");
       return;
     }
     if (!fairness.server_seed) {
-      result.textContent = "The server seed is not revealed yet.";
+      result.textContent = t("replay.seedHidden");
       return;
     }
     if (!canVerify()) {
-      result.textContent = "This browser can check deals only on a secure (HTTPS or local) page.";
+      result.textContent = t("replay.verifyInsecure");
       return;
     }
-    result.textContent = "Checking\u2026";
+    result.textContent = t("replay.checking");
     const problems = await verifyDeal({
       game: match.game, deck: deal.deck, deal: deal.number, serverSeed: fairness.server_seed,
       commitment: fairness.commitment, clientSeeds: fairness.client_seeds, seats: match.seats.length,
     });
-    result.textContent = problems.length ? `\u2716 ${problems.join("; ")}`
-      : "\u2714 This deal checks out: the server seed matches its commitment and the seeds give this deck.";
+    result.textContent = problems.length ? t("replay.verifyFailed", { problems: problems.join("; ") }) : t("replay.verified");
     result.className = `verify-result ${problems.length ? "bad" : "ok"}`;
   };
   return { result, check };
@@ -563,14 +590,14 @@ function chatView(match, step) {
   const reached = step.seq === null ? 0 : step.seq;
   const lines = (match.chat || []).filter((line) => line.after_seq <= reached);
   if (!(match.chat || []).length) return null;
-  return h("section", { class: "replay-chat", id: "replay-chat", "aria-label": "Chat" },
-    h("h3", {}, "Chat"),
+  return h("section", { class: "replay-chat", id: "replay-chat", "aria-label": t("replay.chat") },
+    h("h3", {}, t("replay.chat")),
     lines.length ? h("ol", { class: "chat-log" }, lines.slice(-12).map((line) => {
       const reaction = line.reaction ? REACTIONS[line.reaction] : null;
       const said = line.reaction ? (reaction ? `${reaction.face} ${reaction.label}` : line.reaction) : line.text;
       return h("li", { class: `chat-line${line.after_seq === reached ? " now" : ""}` },
         h("strong", { class: "chat-name" }, line.from.name), " ", h("span", { class: "chat-text" }, said));
-    })) : h("p", { class: "muted" }, "Nothing said yet."));
+    })) : h("p", { class: "muted" }, t("replay.nothingSaid")));
 }
 
 function dealList(match, steps, go) {
@@ -581,50 +608,60 @@ function dealList(match, steps, go) {
     const at = firstStep.get(deal.number);
     return h("li", { dataset: { deal: String(deal.number) } },
       h("button", { type: "button", class: "small-button replay-go", disabled: at === undefined,
-        onclick: () => go(at) }, `Deal ${deal.number}`),
+        onclick: () => go(at) }, t("replay.deal", { deal: deal.number })),
       h("span", { class: "muted" }, ` ${pointsText(match, deal)} `),
-      h("button", { type: "button", class: "small-button", onclick: check }, "Verify this deal"), " ", result);
+      h("button", { type: "button", class: "small-button", onclick: check }, t("replay.verify")), " ", result);
   }));
 }
 
+function finishedText(match) {
+  const winners = match.result.winners.map((w) => (match.game === "hasenpfeffer" ? teamName(match, w) : seatName(match, w)));
+  return winners.length ? t("replay.matchOverWonBy", { names: formatList(winners) }) : t("replay.matchOverNoWinner");
+}
+
 export function showReplay(main, matchId, startStep = null) {
-  const box = h("section", { class: "replay", id: "replay" }, h("p", {}, "Loading\u2026"));
-  main.append(h("p", {}, h("a", { href: `#/match/${encodeURIComponent(matchId)}` }, "\u2190 The match in the history")), box);
+  const box = h("section", { class: "replay", id: "replay" }, h("p", {}, t("replay.loading")));
+  main.append(h("p", {}, h("a", { href: `#/match/${encodeURIComponent(matchId)}` }, t("replay.back"))), box);
   let onKey = null;
   let gone = false;
   getMatch(matchId).then((match) => {
     if (gone) return;
     clear(box);
     if (match.archived) {
-      put(box, h("h1", {}, "Replay"), h("p", { id: "replay-archived" }, ARCHIVED_TEXT));
+      put(box, h("h1", {}, t("replay.title")), h("p", { id: "replay-archived" }, ARCHIVED_TEXT));
       return;
     }
     if (match.status !== "finished") {
-      box.append(h("h1", {}, "Replay"), h("p", {}, "This match is still being played; its replay opens once it is over. ",
-        match.room_id ? h("a", { href: `#/room/${encodeURIComponent(match.room_id)}` }, "Watch it at the table") : ""));
+      box.append(h("h1", {}, t("replay.title")), h("p", {}, t("replay.notOver"), " ",
+        match.room_id ? h("a", { href: `#/room/${encodeURIComponent(match.room_id)}` }, t("replay.watch")) : ""));
       return;
     }
     const { steps, problems } = rebuild(match);
     let index = Math.min(Math.max(Number.parseInt(startStep, 10) || 0, 0), steps.length - 1);
     const title = GAME_TITLES[match.game] || match.game;
     const slider = h("input", { type: "range", id: "replay-slider", min: 0, max: steps.length - 1, value: index,
-      "aria-label": "Step", "aria-valuetext": "" });
+      "aria-label": t("replay.step"), "aria-valuetext": "" });
     const counter = h("span", { id: "replay-counter", class: "replay-counter" });
     const text = h("p", { id: "replay-step-text", class: "replay-step-text", "aria-live": "polite" });
     const board = h("div", { class: "replay-board", id: "replay-board" });
     const buttons = {
-      first: h("button", { type: "button", id: "replay-first", "aria-label": "First step", onclick: () => go(0) }, "\u00ab First"),
-      previous: h("button", { type: "button", id: "replay-previous", "aria-label": "Previous step", onclick: () => go(index - 1) }, "\u25c0 Previous"),
-      next: h("button", { type: "button", id: "replay-next", class: "primary", "aria-label": "Next step", onclick: () => go(index + 1) }, "Next \u25b6"),
-      last: h("button", { type: "button", id: "replay-last", "aria-label": "Last step", onclick: () => go(steps.length - 1) }, "Last \u00bb"),
+      first: h("button", { type: "button", id: "replay-first", "aria-label": t("replay.firstStep"), onclick: () => go(0) },
+        t("replay.first")),
+      previous: h("button", { type: "button", id: "replay-previous", "aria-label": t("replay.previousStep"),
+        onclick: () => go(index - 1) }, t("replay.previous")),
+      next: h("button", { type: "button", id: "replay-next", class: "primary", "aria-label": t("replay.nextStep"),
+        onclick: () => go(index + 1) }, t("replay.next")),
+      last: h("button", { type: "button", id: "replay-last", "aria-label": t("replay.lastStep"),
+        onclick: () => go(steps.length - 1) }, t("replay.last")),
     };
     const draw = () => {
       const step = steps[index];
       box.dataset.step = String(index);
       slider.value = String(index);
-      const where = step.deal ? ` \u00b7 deal ${step.deal}` : "";
-      counter.textContent = `Step ${index} of ${steps.length - 1}${where}`;
-      slider.setAttribute("aria-valuetext", `Step ${index} of ${steps.length - 1}${where}`);
+      const words = { step: index, count: steps.length - 1, deal: step.deal };
+      const where = step.deal ? t("replay.stepOfInDeal", words) : t("replay.stepOf", words);
+      counter.textContent = where;
+      slider.setAttribute("aria-valuetext", where);
       text.textContent = step.text;
       buttons.first.disabled = buttons.previous.disabled = index === 0;
       buttons.next.disabled = buttons.last.disabled = index === steps.length - 1;
@@ -634,8 +671,7 @@ export function showReplay(main, matchId, startStep = null) {
         tableView(match, step),
         step.dealEnd ? dealEndPanel(match, step.dealEnd) : null,
         chatView(match, step),
-        step.finished && match.result ? h("p", { class: "finished-banner", id: "replay-finished" }, "Match over. ",
-          match.result.winners.length ? `Won by ${match.result.winners.map((w) => (match.game === "hasenpfeffer" ? teamName(match, w) : seatName(match, w))).join(" and ")}.` : "No winner.") : null);
+        step.finished && match.result ? h("p", { class: "finished-banner", id: "replay-finished" }, finishedText(match)) : null);
       for (const item of box.querySelectorAll(".replay-deals li")) {
         if (Number(item.dataset.deal) === step.deal) item.setAttribute("aria-current", "step");
         else item.removeAttribute("aria-current");
@@ -661,21 +697,21 @@ export function showReplay(main, matchId, startStep = null) {
     };
     document.addEventListener("keydown", onKey);
     put(box,
-      h("h1", {}, `Replay: ${title} match`),
-      h("p", { class: "muted" }, "Every hand face up, one logged step at a time. Keys: \u2190 and \u2192 step, Home and End jump to the ends."),
+      h("h1", {}, t("replay.heading", { game: title })),
+      h("p", { class: "muted" }, t("replay.about")),
       problems.length ? h("div", { class: "message error", role: "alert", id: "replay-problems" },
-        h("span", {}, "The hands could not be rebuilt exactly from the history: ", problems.join("; "))) : null,
-      h("h2", {}, "Deals"),
-      scrollBox(dealList(match, steps, (at) => go(at)), "Deals"),
-      h("div", { class: "replay-controls", role: "group", "aria-label": "Replay controls" },
+        h("span", {}, t("replay.problems", { problems: problems.join("; ") }))) : null,
+      h("h2", {}, t("replay.deals")),
+      scrollBox(dealList(match, steps, (at) => go(at)), t("replay.deals")),
+      h("div", { class: "replay-controls", role: "group", "aria-label": t("replay.controls") },
         buttons.first, buttons.previous, buttons.next, buttons.last,
-        h("label", { class: "replay-slider" }, h("span", { class: "sr-only" }, "Step"), slider), counter),
+        h("label", { class: "replay-slider" }, h("span", { class: "sr-only" }, t("replay.step")), slider), counter),
       text,
       board);
     draw();
   }).catch((error) => {
     clear(box);
-    box.appendChild(h("p", {}, `This match could not be loaded: ${error.message}`));
+    box.appendChild(h("p", {}, t("replay.notLoaded", { error: error.message })));
     showMessage(error.message, { code: error.code });
   });
   return () => {

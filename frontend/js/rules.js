@@ -5,6 +5,7 @@
 
 import { GAME_TITLES, getGames } from "./api.js";
 import { clear, h, showMessage } from "./dom.js";
+import { language as pageLanguage, t } from "./i18n.js";
 import { LANGUAGE_NAMES, pickLanguage, rememberLanguage } from "./languages.js";
 import { rulesNotWrittenIn, withoutRuleNumbers } from "./words.js";
 
@@ -88,13 +89,13 @@ export function forPlayers(source) {
 export async function rulesText(game, language = "en") {
   const name = language === "en" ? game : `${game}.${language}`;
   const response = await fetch(`/rules/${encodeURIComponent(name)}.md`);
-  if (!response.ok) throw new Error(`the rules of ${game} could not be loaded (${response.status})`);
+  if (!response.ok) throw new Error(t("rules.notFound", { game: GAME_TITLES[game] || game, status: String(response.status) }));
   return forPlayers(await response.text());
 }
 
 /** Links to the page in each language it is written in, each named in itself. */
 function languageLinks(game, languages, shown) {
-  return h("nav", { class: "rules-languages", "aria-label": "Languages of these rules" },
+  return h("nav", { class: "rules-languages", "aria-label": t("rules.languages") },
     h("ul", {}, languages.map((code) => h("li", {}, h("a", {
       href: `#/rules/${game}/${code}`, lang: code, hreflang: code,
       "aria-current": code === shown ? "true" : null,
@@ -104,20 +105,20 @@ function languageLinks(game, languages, shown) {
 export function showRules(main, game, asked = null) {
   const title = GAME_TITLES[game];
   if (!title) {
-    main.append(h("h1", {}, "Rules"), h("ul", {}, Object.entries(GAME_TITLES).map(([key, name]) =>
+    main.append(h("h1", {}, t("rules.title")), h("ul", {}, Object.entries(GAME_TITLES).map(([key, name]) =>
       h("li", {}, h("a", { href: `#/rules/${key}` }, name)))));
     return null;
   }
   const chosen = asked && asked in LANGUAGE_NAMES ? asked : null;
   if (chosen) rememberLanguage(chosen);
   const box = h("article", { class: "card-panel rules-page", id: "rules", dataset: { game } },
-    h("p", {}, "Loading the rules\u2026"));
+    h("p", {}, t("rules.loading")));
   main.append(
-    h("nav", { class: "tabs", "aria-label": "Rules of each game" }, Object.entries(GAME_TITLES).map(([key, name]) =>
+    h("nav", { class: "tabs", "aria-label": t("rules.eachGame") }, Object.entries(GAME_TITLES).map(([key, name]) =>
       h("a", { href: `#/rules/${key}`, "aria-current": key === game ? "page" : null }, name))),
     box);
   loadRules(box, game, chosen).catch((error) => {
-    clear(box).append(h("p", {}, "The rules could not be loaded; try again."));
+    clear(box).append(h("p", {}, t("rules.notLoaded")));
     showMessage(error.message, { code: "request/not_found" });
   });
   return null;
@@ -133,10 +134,12 @@ async function loadRules(box, game, asked) {
   clear(box).append(...renderMarkdown(text));
   const heading = box.querySelector("h2");
   if (heading) {
-    heading.replaceWith(h("h1", {}, language === "en" ? `How to play ${heading.textContent}` : heading.textContent));
+    heading.replaceWith(language === "en"
+      ? h("h1", { lang: pageLanguage }, t("rules.howToPlay", { game: heading.textContent }))
+      : h("h1", {}, heading.textContent));
   }
   const top = box.querySelector("h1") || box.firstChild;
-  const note = missing ? h("p", { class: "rules-missing", lang: "en" },
+  const note = missing ? h("p", { class: "rules-missing", lang: pageLanguage },
     rulesNotWrittenIn(LANGUAGE_NAMES[missing], LANGUAGE_NAMES[language])) : null;
   top.after(...[languageLinks(game, languages, language), note].filter(Boolean));
 }

@@ -9,13 +9,15 @@ import azi from "./azi.js";
 import { TableChat } from "./chat.js";
 import { closeDialogs } from "./dialog.js";
 import { announce, clear, clearMessages, h, keepFocus, renderingHeld, showMessage } from "./dom.js";
-import hasenpfeffer from "./hasenpfeffer.js";
+import { SUIT_NAMES, cardShort } from "./cards.js";
+import hasenpfeffer, { bidName } from "./hasenpfeffer.js";
 import hazari from "./hazari.js";
 import { seedMessages } from "./fairness.js";
 import { guideBox, tableHelp } from "./help.js";
+import { formatList, formatNumber, t, withNodes } from "./i18n.js";
 import { motionFrame } from "./motion.js";
 import { MONEY, OFFLINE_TEXT, PRESENCE, REMATCH, describeOptions } from "./words.js";
-import { nameForm, playerChanged, takeAutoSit } from "./lobby.js";
+import { botLevelText, nameForm, playerChanged, seatName, takeAutoSit } from "./lobby.js";
 import { reportDialog, showNotice } from "./reports.js";
 import { RoomSocket } from "./socket.js";
 import { askBuyIn, chipsAtTable, showChipsAtTable, tableStakes } from "./stakes.js";
@@ -34,8 +36,42 @@ const JOIN_TRIES = 3;
 const FOCUS_FALLBACKS = ["#just-watch", ".seat.empty [data-focus^='bot-']", ".seat.empty [data-focus^='sit-']", "#start-button",
   ".dock button.primary:not([disabled])", ".dock [data-focus]:not([disabled]):not([aria-disabled='true'])", "#table-title"];
 const STATUS_TEXT = {
-  connecting: "Connecting\u2026", open: "Connected", reconnecting: "Reconnecting\u2026", closed: "Disconnected",
+  connecting: t("table.connecting"), open: t("table.connected"), reconnecting: t("table.reconnecting"),
+  closed: t("table.disconnected"),
 };
+const BOT_LEVELS = ["strong", "random"];
+const TEAMS = [t("table.teamA"), t("table.teamB")];
+
+/** What the autopilot decided for this player's seat when its time ran out (a whole sentence). */
+function decidedForYou(action, drafted) {
+  switch (action.kind) {
+    case "up": return drafted ? t("table.timeoutCompleted") : t("table.timeoutArranged");
+    case "play": return t("table.timeoutPlayed", { card: cardShort(action.card) });
+    case "discard": return t("table.timeoutDiscarded", { card: cardShort(action.card) });
+    case "bid": return t("table.timeoutBid", { bid: bidName(action.value) });
+    case "pass": return t("table.timeoutPassed");
+    case "trump": return t("table.timeoutTrump", { suit: SUIT_NAMES[action.suit] || action.suit });
+    case "bet": return t("table.timeoutBet", { amount: Number(action.amount) });
+    case "call": return t("table.timeoutCalled");
+    case "raise": return t("table.timeoutRaised", { amount: Number(action.to) });
+    case "fold": return t("table.timeoutFolded");
+    case "buy_in": return t("table.timeoutBoughtIn");
+    case "decline": return t("table.timeoutDeclined");
+    default: return t("table.timeoutDecided");
+  }
+}
+
+/** The ``timer/expired`` notice in the page's language: what was done for this player's seat (the
+ * notice then names the action), or for whom the autopilot decided; and whether it keeps the seat. */
+function timeoutText(notice) {
+  if (!("autopilot" in notice)) return notice.text;
+  if (notice.action) {
+    const done = decidedForYou(notice.action, notice.drafted);
+    return notice.autopilot ? `${done} ${t("table.timeoutKeepsYourSeat")}` : done;
+  }
+  const done = t("table.timeoutFor", { name: notice.name });
+  return notice.autopilot ? `${done} ${t("table.timeoutKeepsTheirSeat")}` : done;
+}
 
 /** Where each seat sits on the felt (percent of its box), the player's own seat at the bottom. */
 function seatPositions(count, bottom, direction) {
@@ -57,17 +93,23 @@ function secondsLeft(deadline) {
   return Math.max(0, Math.ceil(deadline - Date.now() / 1000));
 }
 
-/** A countdown to ``deadline`` (ARIA role timer), marked urgent in its last seconds. */
-function countdown(deadline, className, label, prefix = "") {
+function bareSeconds(seconds) {
+  return t("table.seconds", { seconds });
+}
+
+/** A countdown to ``deadline`` (ARIA role timer), marked urgent in its last seconds; ``text(seconds)``
+ * is the whole sentence it shows. */
+function countdown(deadline, className, label, text = bareSeconds) {
   const node = h("span", { class: className, role: "timer", "aria-label": label,
-    dataset: { deadline: String(deadline), prefix } });
+    dataset: { deadline: String(deadline) } });
+  node.countdownText = text;
   tick(node);
   return node;
 }
 
 function tick(node) {
   const left = secondsLeft(Number(node.dataset.deadline));
-  node.textContent = `${node.dataset.prefix}${left} s`;
+  node.textContent = (node.countdownText || bareSeconds)(left);
   node.classList.toggle("urgent", left <= URGENT_SECONDS);
 }
 
@@ -176,7 +218,7 @@ class TableController {
       showMessage(PRESENCE[message.code]({ name: message.name, seat: message.seat }), { kind: "info", scope: PRESENCE_SCOPE });
     } else if (message.type === "notice") {
       clearMessages(TIMEOUT);
-      showMessage(message.text, { kind: "info", scope: TIMEOUT });
+      showMessage(message.code === "timer/expired" ? timeoutText(message) : message.text, { kind: "info", scope: TIMEOUT });
     } else if (message.type === "hint") {
       if (message.version !== this.version) return;
       const game = this.game();
@@ -194,7 +236,7 @@ class TableController {
     if (nowToAct && (!wasToAct || legalKey !== this.legalKey)) {
       this.turns += 1;
       if (!wasToAct) {
-        announce("Your turn.");
+        announce(t("table.yourTurnAnnounce"));
         turnBegins();
       }
     }
@@ -356,10 +398,10 @@ class TableController {
   }
 
   name(seat) {
-    if (seat === null || seat === undefined) return "nobody";
-    if (seat === this.mySeat()) return "You";
+    if (seat === null || seat === undefined) return t("table.nobody");
+    if (seat === this.mySeat()) return t("table.you");
     const entry = this.last && this.last.room.seats[seat];
-    return entry && entry.name ? entry.name : `Seat ${seat + 1}`;
+    return entry && entry.name ? seatName(entry) : t("table.seatNumber", { seat: seat + 1 });
   }
 
   /** Scored deals of this match from the history API: ``[{number, points, detail}]``. */
@@ -381,7 +423,7 @@ class TableController {
       isOwner: this.isOwner(),
       ui: this.ui[message.room.game],
       name: (seat) => this.name(seat),
-      object: (seat) => (seat === this.mySeat() && seat !== null ? "you" : this.name(seat)),
+      object: (seat) => (seat === this.mySeat() && seat !== null ? t("table.youObject") : this.name(seat)),
       act: (action, label) => this.act(action, label),
       send: (raw) => this.send(raw),
       rerender: () => this.redraw(),
@@ -411,10 +453,9 @@ class TableController {
     clear(this.main);
     if (!this.last) {
       this.main.appendChild(h("section", { class: "table-page loading" },
-        h("h1", {}, "Table"),
-        h("p", {}, this.status === "closed" ? "This room could not be opened (see the message above)."
-          : "Connecting to the room\u2026"),
-        h("p", {}, h("a", { href: "#/" }, "Back to the lobby"))));
+        h("h1", {}, t("table.loadingTitle")),
+        h("p", {}, this.status === "closed" ? t("table.couldNotOpen") : t("table.connectingToRoom")),
+        h("p", {}, h("a", { href: "#/" }, t("table.backToLobby")))));
       return;
     }
     const message = this.last;
@@ -448,7 +489,8 @@ class TableController {
     const mine = ctx.mySeat !== null ? message.room.seats[ctx.mySeat] : null;
     if (playing && mine && mine.autopilot) parts.push(this.takeBackControl(ctx.mySeat));
     if (playing && message.view.deadline && mine && !mine.autopilot && message.view.to_act.includes(ctx.mySeat)) {
-      parts.push(countdown(message.view.deadline, "dock-timer", "time left for your decision", "Time left: "));
+      parts.push(countdown(message.view.deadline, "dock-timer", t("table.decisionTimerLabel"),
+        (seconds) => t("table.timeLeft", { seconds })));
     }
     if (playing && ctx.mySeat !== null) parts.push(guideBox(message.room.game, message.view.phase, ctx.ui, ctx.rerender));
     if (waiting) parts.push(this.waitingControls(message, ctx));
@@ -456,7 +498,7 @@ class TableController {
     const nextDeal = this.nextDealControl(message, ctx);
     if (nextDeal) parts.push(nextDeal);
     if (playing) parts.push(tableHelp(message.room.game, this.help));
-    return h("section", { class: "dock", id: "dock", "aria-label": "Your cards and actions" }, parts);
+    return h("section", { class: "dock", id: "dock", "aria-label": t("table.dock") }, parts);
   }
 
   header(message) {
@@ -465,27 +507,27 @@ class TableController {
     const copy = h("button", { type: "button", class: "small-button", dataset: { focus: "copy-link" }, onclick: async () => {
       try {
         await navigator.clipboard.writeText(link);
-        showMessage("Link copied.", { kind: "info" });
+        showMessage(t("table.linkCopied"), { kind: "info" });
       } catch (error) {
-        showMessage(`Copy this link: ${link}`, { kind: "info" });
+        showMessage(t("table.copyThisLink", { link }), { kind: "info" });
       }
-    } }, "Copy link");
+    } }, t("table.copyLink"));
     const options = describeOptions(message.room.game, message.room.options);
     const drawer = h("details", { class: "room-details", id: "room-details", open: this.detailsOpen,
       ontoggle: (event) => { this.detailsOpen = event.target.open; } },
-    h("summary", {}, "Room details"),
-    h("p", {}, `${message.room.private ? "Private" : "Public"} room`),
+    h("summary", {}, t("table.roomDetails")),
+    h("p", {}, message.room.private ? t("table.privateRoom") : t("table.publicRoom")),
     options.length ? h("dl", { class: "options-list", id: "room-options" }, options.map((entry) => [
       h("dt", {}, entry.label), h("dd", {}, entry.value, h("small", { class: "muted" }, entry.help))])) : null,
     this.fairnessLine(message),
     h("div", { class: "row" },
-      h("label", { class: "share" }, h("span", {}, "Invite link"),
+      h("label", { class: "share" }, h("span", {}, t("table.inviteLink")),
         h("input", { type: "text", readonly: true, value: link, id: "share-link", onfocus: (e) => e.target.select() })),
       copy));
     return h("header", { class: "table-head" },
       h("div", { class: "table-title" },
-        h("h1", { id: "table-title", tabindex: "-1" }, `${title} table`),
-        h("a", { href: `#/rules/${message.room.game}`, class: "rules-link" }, `Rules of ${title}`),
+        h("h1", { id: "table-title", tabindex: "-1" }, t("table.title", { game: title })),
+        h("a", { href: `#/rules/${message.room.game}`, class: "rules-link" }, t("table.rulesOf", { game: title })),
         h("span", { class: "conn", id: "conn-status", role: "status", dataset: { status: this.status } }, STATUS_TEXT[this.status]),
         this.player ? alertsControl() : null),
       drawer);
@@ -498,45 +540,47 @@ class TableController {
     if (!deal) return null;
     const seat = this.mySeat();
     const mine = seat !== null && deal.client_seeds && deal.client_seeds[String(seat)];
-    return h("p", { class: "muted fairness", id: "fairness-line" },
-      `Fair deal ${deal.deal}: the server sealed the shuffle before dealing`,
-      mine ? "; your browser's seed is in" : "",
-      deal.server_seed ? "; the seal is now open (check it in the history)" : "", ".");
+    const params = { deal: deal.deal };
+    const open = Boolean(deal.server_seed);
+    const text = mine ? (open ? t("table.fairDealSeedOpen", params) : t("table.fairDealSeed", params))
+      : (open ? t("table.fairDealOpen", params) : t("table.fairDeal", params));
+    return h("p", { class: "muted fairness", id: "fairness-line" }, text);
   }
 
   /** While the autopilot plays for this player's seat: one tap takes it back. */
   takeBackControl(seat) {
-    return h("div", { class: "take-back", role: "group", "aria-label": "Autopilot" },
-      h("span", {}, "The autopilot is playing for you. "),
+    return h("div", { class: "take-back", role: "group", "aria-label": t("table.autopilotGroup") },
+      h("span", {}, t("table.autopilotPlaying")), " ",
       h("button", { type: "button", class: "primary", id: "take-seat-back", dataset: { focus: "take-seat-back" },
-        onclick: () => this.send({ type: "sit", seat }) }, "Take my seat back"));
+        onclick: () => this.send({ type: "sit", seat }) }, t("table.takeSeatBack")));
   }
 
   nextDealControl(message, ctx) {
     const pause = message.view.next_deal;
     if (!pause || ctx.mySeat === null) return null;
     const ready = pause.ready.includes(ctx.mySeat);
-    return h("div", { class: "next-deal", role: "group", "aria-label": "Next deal" },
+    return h("div", { class: "next-deal", role: "group", "aria-label": t("table.nextDeal") },
       h("button", { type: "button", id: "next-deal", class: ready ? "" : "primary", disabled: ready,
-        dataset: { focus: "next-deal" }, onclick: () => this.send({ type: "next_deal" }) }, "Next deal"),
-      ready ? h("span", { class: "muted" }, "Waiting for the other players\u2026") : null,
-      countdown(pause.ends_at, "next-deal-timer muted", "time until the next deal comes by itself", "Comes by itself in "));
+        dataset: { focus: "next-deal" }, onclick: () => this.send({ type: "next_deal" }) }, t("table.nextDeal")),
+      ready ? h("span", { class: "muted" }, t("table.waitingForOthers")) : null,
+      countdown(pause.ends_at, "next-deal-timer muted", t("table.nextDealTimerLabel"),
+        (seconds) => t("table.nextDealIn", { seconds })));
   }
 
   finishedBanner(message, ctx) {
     const view = message.view;
-    let text = "This room is closed.";
+    let text = t("table.roomClosed");
     if (message.room.match_id) {
       const result = this.matchDetail && this.matchDetail.id === message.room.match_id ? this.matchDetail.result : null;
       const winnerSeats = view.winners || (result ? result.winners : []);
-      const winners = winnerSeats.map((seat) => (message.room.game === "hasenpfeffer"
-        ? `Team ${seat === 0 ? "A" : "B"}` : ctx.name(seat)));
-      text = winners.length ? `Match over. Winner${winners.length > 1 ? "s" : ""}: ${winners.join(", ")}.` : "Match over.";
+      const winners = winnerSeats.map((seat) => (message.room.game === "hasenpfeffer" ? TEAMS[seat] : ctx.name(seat)));
+      text = winners.length ? t("table.matchOverWinners", { count: winners.length, names: formatList(winners, "unit") })
+        : t("table.matchOver");
     }
     return h("div", { class: "finished-banner", id: "match-over" },
       h("p", { role: "status" }, h("strong", {}, text), " ",
-        message.room.match_id ? h("a", { href: `#/match/${encodeURIComponent(message.room.match_id)}` }, "See this match in the history") : null,
-        " \u00b7 ", h("a", { href: "#/" }, "Back to the lobby")),
+        message.room.match_id ? h("a", { href: `#/match/${encodeURIComponent(message.room.match_id)}` }, t("table.matchInHistory")) : null,
+        " \u00b7 ", h("a", { href: "#/" }, t("table.backToLobby"))),
       this.rematchControls(message, ctx));
   }
 
@@ -567,16 +611,17 @@ class TableController {
             onclick: () => { if (this.send({ type: "rematch", accept: false })) window.location.hash = "#/"; } },
           REMATCH.leave)));
     }
-    if (accepted.length) parts.push(h("p", { class: "muted" }, REMATCH.accepted({ names: accepted.join(", ") })));
+    if (accepted.length) parts.push(h("p", { class: "muted" }, REMATCH.accepted({ names: formatList(accepted, "unit") })));
     if (offer.deadline !== null && waitingOthers.length) {
-      parts.push(h("p", { class: "muted", id: "rematch-waiting" }, REMATCH.waitingFor({ names: waitingOthers.join(", ") })));
+      parts.push(h("p", { class: "muted", id: "rematch-waiting" }, REMATCH.waitingFor({ names: formatList(waitingOthers, "unit") })));
     }
-    if (declined.length) parts.push(h("p", { class: "muted" }, REMATCH.declined({ names: declined.join(", ") })));
+    if (declined.length) parts.push(h("p", { class: "muted" }, REMATCH.declined({ names: formatList(declined, "unit") })));
     const mayStart = ctx.isOwner && seat !== null && offer.accepted.includes(seat) && waiting.length;
     window.clearTimeout(this.rematchTimer);
     if (mayStart && secondsLeft(offer.deadline) > 0) {
       this.rematchTimer = window.setTimeout(() => this.redraw(), secondsLeft(offer.deadline) * 1000);
-      parts.push(h("p", { class: "muted" }, countdown(offer.deadline, "rematch-timer", "time the others have to answer", REMATCH.ownerMayStartIn)));
+      parts.push(h("p", { class: "muted" }, countdown(offer.deadline, "rematch-timer",
+        t("table.rematchTimerLabel"), (seconds) => t("table.ownerMayStartIn", { seconds }))));
     } else if (mayStart) {
       parts.push(h("p", {}, REMATCH.ownerMayStart), h("button", { type: "button", class: "primary", id: "start-rematch",
         dataset: { focus: "start-rematch" }, onclick: () => this.send({ type: "start" }) }, REMATCH.startNow));
@@ -592,35 +637,38 @@ class TableController {
     const classes = ["seat", mine ? "mine" : "", toAct ? "to-act" : "", empty ? "empty" : "",
       entry.bot ? "bot" : "", !entry.bot && entry.name && !entry.connected ? "offline" : ""].filter(Boolean);
     const badges = [];
-    if (entry.bot) badges.push(h("span", { class: "badge bot-badge" }, `Bot${entry.bot_level ? ` \u00b7 ${entry.bot_level}` : ""}`));
+    if (entry.bot) {
+      badges.push(h("span", { class: "badge bot-badge" }, entry.bot_level
+        ? t("table.botBadgeLevel", { level: botLevelText(entry.bot_level) }) : t("table.botBadge")));
+    }
     if (!entry.bot && entry.name && !entry.connected && entry.grace_until) {
       badges.push(countdown(entry.grace_until, "badge conn-badge offline waiting-badge",
-        PRESENCE.waitingLabel({ name: entry.name }), PRESENCE.waitingFor({ name: entry.name })));
+        PRESENCE.waitingLabel({ name: entry.name }), (seconds) => t("table.waitingForPlayer", { name: entry.name, seconds })));
     } else if (!entry.bot && entry.name) {
       badges.push(h("span", { class: `badge conn-badge ${entry.connected ? "online" : "offline"}` },
-        entry.connected ? "online" : "offline"));
+        entry.connected ? t("table.online") : t("table.offline")));
     }
-    if (entry.player_id && entry.player_id === message.room.owner) badges.push(h("span", { class: "badge" }, "owner"));
-    if (toAct) badges.push(h("span", { class: "badge turn" }, mine ? "your turn" : "to play"));
-    if (entry.autopilot) badges.push(h("span", { class: "badge autopilot" }, "autopilot"));
+    if (entry.player_id && entry.player_id === message.room.owner) badges.push(h("span", { class: "badge" }, t("table.ownerBadge")));
+    if (toAct) badges.push(h("span", { class: "badge turn" }, mine ? t("table.yourTurnBadge") : t("table.toPlayBadge")));
+    if (entry.autopilot) badges.push(h("span", { class: "badge autopilot" }, t("table.autopilotBadge")));
     // A bot, and the autopilot playing for a person, acts without waiting: no countdown for it.
     const deadline = message.view.deadlines ? message.view.deadlines[String(seat)] : null;
     if (toAct && deadline && !entry.bot && !entry.autopilot) {
-      badges.push(countdown(deadline, "badge timer", "time left"));
+      badges.push(countdown(deadline, "badge timer", t("table.seatTimerLabel")));
     }
     const body = [];
     if (waiting && empty) {
       if (this.player && ctx.mySeat === null) {
         body.push(h("button", { type: "button", class: "small-button", dataset: { focus: `sit-${seat}` },
-          onclick: () => this.sitAt(seat, message.room) }, "Sit here"));
+          onclick: () => this.sitAt(seat, message.room) }, t("table.sitHere")));
       } else if (this.player && ctx.mySeat !== null) {
         body.push(h("button", { type: "button", class: "small-button", dataset: { focus: `sit-${seat}` },
-          onclick: () => this.send({ type: "sit", seat }) }, "Move here"));
+          onclick: () => this.send({ type: "sit", seat }) }, t("table.moveHere")));
       }
       if (ctx.isOwner) {
         body.push(h("button", { type: "button", class: "small-button", dataset: { focus: `bot-${seat}` },
-          "aria-label": `Add a bot in seat ${seat + 1}`,
-          onclick: () => this.send({ type: "add_bot", seat, level: this.botLevel() }) }, "Add a bot"));
+          "aria-label": t("table.addBotInSeat", { seat: seat + 1 }),
+          onclick: () => this.send({ type: "add_bot", seat, level: this.botLevel() }) }, t("table.addBot")));
       }
     }
     if (waiting && entry.buy_in && tableStakes(message.room.options)) {
@@ -629,14 +677,18 @@ class TableController {
     if (!waiting && game.seatExtras) body.push(...game.seatExtras(ctx, seat));
     if (this.player && entry.player_id && !entry.bot && entry.player_id !== this.player.id) {
       body.push(h("button", { type: "button", class: "small-button report-button", dataset: { focus: `report-${seat}` },
-        "aria-label": `Report ${entry.name}`,
+        "aria-label": t("table.reportPlayer", { name: entry.name }),
         onclick: () => reportDialog({ roomId: this.roomId, target: entry, token: this.player.token,
-          returnFocus: () => document.querySelector(`[data-focus="report-${seat}"]`) }) }, "Report"));
+          returnFocus: () => document.querySelector(`[data-focus="report-${seat}"]`) }) }, t("table.report")));
     }
-    const label = `Seat ${seat + 1}: ${empty ? "empty" : this.name(seat)}${entry.bot ? ", bot" : ""}${toAct ? ", to play" : ""}`;
+    const who = { seat: seat + 1, name: this.name(seat) };
+    const label = empty ? t("table.seatLabelEmpty", who)
+      : entry.bot ? (toAct ? t("table.seatLabelBotToPlay", who) : t("table.seatLabelBot", who))
+        : (toAct ? t("table.seatLabelToPlay", who) : t("table.seatLabel", who));
     return h("div", { class: classes.join(" "), role: "group", "aria-label": label, dataset: { seat: String(seat) } },
-      h("div", { class: "seat-name" }, h("span", { class: "seat-no" }, `${seat + 1}`),
-        empty ? h("span", { class: "muted" }, "empty") : h("strong", {}, mine ? `${entry.name} (you)` : entry.name)),
+      h("div", { class: "seat-name" }, h("span", { class: "seat-no" }, formatNumber(seat + 1)),
+        empty ? h("span", { class: "muted" }, t("table.emptySeat"))
+          : h("strong", {}, mine ? t("table.nameYou", { name: entry.name }) : seatName(entry))),
       badges.length ? h("div", { class: "badges" }, badges) : null,
       this.reactionBubble(seat),
       body.length ? h("div", { class: "seat-body" }, body) : null);
@@ -654,11 +706,11 @@ class TableController {
     const seats = message.room.seats;
     const bottom = ctx.mySeat === null ? 0 : ctx.mySeat;
     const positions = seatPositions(seats.length, bottom, game.direction);
-    const felt = h("div", { class: `felt seats-${seats.length}`, role: "region", "aria-label": "The table" });
+    const felt = h("div", { class: `felt seats-${seats.length}`, role: "region", "aria-label": t("table.felt") });
     const centre = h("div", { class: "felt-centre" });
     if (waiting) {
       const seated = seats.filter((entry) => entry.name || entry.bot).length;
-      centre.appendChild(h("p", { class: "phase-line" }, `Waiting to start: ${seated} of ${seats.length} seats taken`));
+      centre.appendChild(h("p", { class: "phase-line" }, t("table.waitingToStart", { seated, count: seats.length })));
     } else {
       centre.appendChild(game.centre(ctx));
     }
@@ -682,26 +734,25 @@ class TableController {
     const seated = message.room.seats.filter((entry) => entry.name || entry.bot).length;
     if (message.room.status === "finished") return h("div");
     if (ctx.mySeat !== null) {
-      parts.push(h("button", { type: "button", dataset: { focus: "stand" }, onclick: () => this.send({ type: "stand" }) }, "Leave my seat"));
+      parts.push(h("button", { type: "button", dataset: { focus: "stand" }, onclick: () => this.send({ type: "stand" }) }, t("table.leaveSeat")));
     } else if (!this.player) {
-      parts.push(h("p", {}, "You are watching. ", h("a", { href: "#/" }, "Choose a name"), " to play."));
+      parts.push(h("p", {}, withNodes(t("table.watchingChooseName"), { link: h("a", { href: "#/" }, t("table.chooseNameLink")) })));
     } else {
-      parts.push(h("p", {}, "Pick an empty seat to sit down."));
+      parts.push(h("p", {}, t("table.pickSeat")));
     }
     if (ctx.isOwner) {
       const previous = this.botLevel();
-      parts.push(h("label", { for: "bot-level" }, "Bot level "),
+      parts.push(h("label", { for: "bot-level" }, t("table.botLevel"), " "),
         h("select", { id: "bot-level", dataset: { focus: "bot-level" },
           onchange: (event) => { this.level = event.target.value; } },
-          h("option", { value: "strong", selected: previous === "strong" }, "strong"),
-          h("option", { value: "random", selected: previous === "random" }, "random")));
+          BOT_LEVELS.map((level) => h("option", { value: level, selected: previous === level }, botLevelText(level)))));
       parts.push(h("button", { type: "button", class: "primary", id: "start-button", dataset: { focus: "start" },
-        onclick: () => this.send({ type: "start" }) }, `Start (${seated} seated)`));
-      parts.push(h("button", { type: "button", dataset: { focus: "close" }, onclick: () => this.send({ type: "close" }) }, "Close the room"));
+        onclick: () => this.send({ type: "start" }) }, t("table.startSeated", { count: seated })));
+      parts.push(h("button", { type: "button", dataset: { focus: "close" }, onclick: () => this.send({ type: "close" }) }, t("table.closeRoom")));
     } else {
-      parts.push(h("p", { class: "muted" }, "The room's owner adds bots and starts the match."));
+      parts.push(h("p", { class: "muted" }, t("table.ownerStarts")));
     }
-    return h("div", { class: "waiting-controls", role: "group", "aria-label": "Before the start" },
+    return h("div", { class: "waiting-controls", role: "group", "aria-label": t("table.beforeStart") },
       this.joinedNotice(ctx), h("div", { class: "row" }, parts));
   }
 
@@ -735,7 +786,7 @@ export function showTable(main, roomId, { join = false } = {}) {
     main.appendChild(nameForm(() => {
       playerChanged();
       window.dispatchEvent(new HashChangeEvent("hashchange"));
-    }, { heading: join ? PRESENCE.joinHeading : "Choose a name to join", help: join ? PRESENCE.joinHelp : null }));
+    }, { heading: join ? PRESENCE.joinHeading : t("table.chooseNameToJoin"), help: join ? PRESENCE.joinHelp : null }));
     main.appendChild(h("p", {}, h("button", { type: "button", id: "watch-only", onclick: () => {
       clear(main);
       window.history.replaceState(null, "", `#/room/${encodeURIComponent(roomId)}`);

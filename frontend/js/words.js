@@ -314,7 +314,6 @@ export const REMATCH = {
   waitingFor: ({ names }) => t("rematch.waitingFor", { names }),
   accepted: ({ names }) => t("rematch.accepted", { names }),
   declined: ({ names }) => t("rematch.declined", { names }),
-  ownerMayStartIn: t("rematch.ownerMayStartIn"),
   ownerMayStart: t("rematch.ownerMayStart"),
   started: t("rematch.started"),
 };
@@ -346,7 +345,6 @@ export const PRESENCE = {
   "room/back": ({ name }) => t("presence.back", { name }),
   "room/left": ({ name }) => t("presence.left", { name }),
   /** Before the seconds of a seat kept for its player who dropped: "waiting for Ana, 45 s". */
-  waitingFor: ({ name }) => t("presence.waitingFor", { name }),
   waitingLabel: ({ name }) => t("presence.waitingLabel", { name }),
   invited: t("presence.invited"),
   joinHeading: t("presence.joinHeading"),
