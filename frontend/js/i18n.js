@@ -67,7 +67,8 @@ export function formatNumber(value) {
 
 /** A moment (a Date, or what ``new Date`` takes) as the language writes it. */
 export function formatDate(moment, options = { dateStyle: "medium", timeStyle: "short" }) {
-  return new Intl.DateTimeFormat(locale, options).format(new Date(moment));
+  const text = new Intl.DateTimeFormat(locale, options).format(new Date(moment));
+  return language === PSEUDO ? pseudoText(text) : text;
 }
 
 /** Items joined as the page's language lists them: ``conjunction`` ("Ana and Bo", "Ana, Bo, and
