@@ -27,8 +27,10 @@ const END_REASONS = { closed: () => t("azi.sessionClosed"), players: () => t("az
 // The phase line of a game: [in its first deal, in an Azi re-deal].
 const PHASES = {
   discard: [(p) => t("azi.phaseDiscard", p), (p) => t("azi.phaseDiscardRedeal", p)],
-  betting: [(p) => t("azi.phaseBetting", p), (p) => t("azi.phaseBettingRedeal", p)],
-  play: [(p) => t("azi.phasePlay", p), (p) => t("azi.phasePlayRedeal", p)],
+  betting: [(p) => (p.mine ? t("azi.phaseBettingYou", p) : t("azi.phaseBetting", p)),
+    (p) => (p.mine ? t("azi.phaseBettingRedealYou", p) : t("azi.phaseBettingRedeal", p))],
+  play: [(p) => (p.mine ? t("azi.phasePlayYou", p) : t("azi.phasePlay", p)),
+    (p) => (p.mine ? t("azi.phasePlayRedealYou", p) : t("azi.phasePlayRedeal", p))],
   azi_buy_in: [(p) => t("azi.phaseAzi", p), (p) => t("azi.phaseAziRedeal", p)],
 };
 // "Six on the scene" for each of Azi's three suits.
@@ -167,7 +169,7 @@ function actionsBox(ctx) {
     view.trump ? SEPARATOR + t("azi.trumpItem", { suit: SUIT_NAMES[view.trump], symbol: SUIT_SYMBOLS[view.trump] }) : "",
     view.my_discard ? SEPARATOR + t("azi.laidAway", { card: cardShort(view.my_discard) }) : "",
     view.trick.length ? h("span", { class: "on-table" },
-      SEPARATOR + t("azi.onTheTable", { plays: trickText(ctx.object, view.trick) })) : null);
+      SEPARATOR + t("azi.onTheTable", { plays: trickText(ctx, view.trick) })) : null);
   const prompt = promptText(ctx);
   return h("div", { class: "actions-box action-bar", role: "group", "aria-label": t("azi.yourActions") },
     prompt ? h("p", { class: "prompt", id: "azi-prompt" }, prompt) : null, mine,
@@ -219,7 +221,8 @@ function tricksList(ctx, tricks, caption) {
 /** "Trick 1: [the cards] won by Bot 2". */
 function trickLine(ctx, trick) {
   const nodes = { cards: h("span", { class: "card-row" }, trick.cards.map((play) => cardImage(play.card, { small: true }))) };
-  return withNodes(t("azi.trickLine", { number: trick.number, name: ctx.object(trick.winner), ...marks(nodes) }), nodes);
+  return withNodes(ctx.bySeat(trick.winner, (name) => t("azi.trickLine", { number: trick.number, name, ...marks(nodes) }),
+    () => t("azi.trickLineYou", { number: trick.number, ...marks(nodes) })), nodes);
 }
 
 function lastGameText(ctx, game) {
@@ -266,7 +269,8 @@ function panel(ctx) {
     const offer = view.buy_in;
     const names = listText(offer.free.map((seat) => ctx.name(seat)));
     parts.push(h("p", { class: "azi-offer", id: "azi-offer" }, offer.waiting.length
-      ? t("azi.offerAsking", { names, count: offer.price, name: ctx.object(offer.waiting[0]) })
+      ? ctx.bySeat(offer.waiting[0], (name) => t("azi.offerAsking", { names, count: offer.price, name }),
+        () => t("azi.offerAskingYou", { names, count: offer.price }))
       : t("azi.offer", { names, count: offer.price })));
   }
   if (view.tricks.length) parts.push(tricksList(ctx, view.tricks, t("azi.tricksOfDeal", { deal: view.deal_number })));
@@ -289,7 +293,8 @@ function trumpBox(ctx) {
     cardImage(view.exposed_card, { small: true }),
     h("div", {},
       h("div", {}, h("strong", {}, t("azi.trump", { suit: SUIT_NAMES[suit], symbol: SUIT_SYMBOLS[suit] }))),
-      h("div", { class: "muted" }, t("azi.turnedUpBy", { name: ctx.object(view.exposed_seat) })),
+      h("div", { class: "muted" }, ctx.bySeat(view.exposed_seat, (name) => t("azi.turnedUpBy", { name }),
+        () => t("azi.turnedUpByYou"))),
       view.six_on_scene && SIX_ON_SCENE[suit]
         ? h("div", { class: "six", id: "azi-six" }, SIX_ON_SCENE[suit]())
         : null));
@@ -305,8 +310,9 @@ function phaseLine(ctx) {
   const view = ctx.view;
   const phase = PHASES[view.phase];
   if (phase) {
+    const seat = view.to_act.length ? view.to_act[0] : null;
     return phase[view.redeal ? 1 : 0]({ game: view.game_number, trick: view.tricks.length + 1,
-      name: ctx.object(view.to_act[0]) });
+      mine: seat !== null && seat === ctx.mySeat, name: seat === null ? "" : ctx.name(seat) });
   }
   switch (view.phase) {
     case "game_over": return gameOverLine(ctx, view.last_game);
@@ -326,14 +332,17 @@ function centre(ctx) {
     `pot:${view.game_number}:${view.pot}`, "pulse"),
     view.dead_money ? h("span", { class: "muted" }, ` ${t("azi.carried", { amount: view.dead_money })}`) : null,
     view.high ? h("span", {}, SEPARATOR + (view.high_bidder !== null
-      ? t("azi.highBetBy", { high: view.high, name: ctx.object(view.high_bidder) }) : t("azi.highBet", { high: view.high }))) : null);
+      ? ctx.bySeat(view.high_bidder, (name) => t("azi.highBetBy", { high: view.high, name }),
+        () => t("azi.highBetByYou", { high: view.high }))
+      : t("azi.highBet", { high: view.high }))) : null);
   let trick = null;
   if (view.trick.length) {
     trick = [collectedTrick(view.last_trick, view.last_trick_winner, towards),
       trickRow((seat) => ctx.name(seat), view.trick, null, towards)];
   } else if (view.last_trick.length) {
     trick = h("div", {}, trickRow((seat) => ctx.name(seat), view.last_trick, view.last_trick_winner, towards),
-      h("p", { class: "muted", id: "azi-trick-winner" }, t("azi.trickWonBy", { name: ctx.object(view.last_trick_winner) })));
+      h("p", { class: "muted", id: "azi-trick-winner" }, ctx.bySeat(view.last_trick_winner,
+        (name) => t("azi.trickWonBy", { name }), () => t("azi.trickWonByYou"))));
   }
   return h("div", { class: "centre-info" }, h("p", { class: "phase-line" }, phaseLine(ctx)), trumpBox(ctx), pot, trick);
 }
@@ -394,7 +403,8 @@ function onState(ctx, before, after) {
   const was = before && before.view.tricks ? before.view.tricks.length : 0;
   const tricks = after.view.tricks || [];
   if (tricks.length > was) {
-    announce(t("azi.trickTaken", { number: tricks.length, name: ctx.object(tricks[tricks.length - 1].winner) }));
+    announce(ctx.bySeat(tricks[tricks.length - 1].winner, (name) => t("azi.trickTaken", { number: tricks.length, name }),
+      () => t("azi.trickTakenYou", { number: tricks.length })));
   }
   const game = after.view.last_game;
   if (game && (!before || !before.view.last_game || before.view.last_game.number !== game.number)) {

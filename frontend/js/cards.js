@@ -262,8 +262,11 @@ export function enableArrowKeys(container) {
 }
 
 /** "Q♥ from Bot 2, 9♥ from you": the trick so far, in words, for the docked action bar. */
-export function trickText(names, plays) {
-  return listText(plays.map((play) => t("cards.playedBy", { card: cardShort(play.card), name: names(play.seat) })));
+export function trickText(ctx, plays) {
+  return listText(plays.map((play) => {
+    const card = cardShort(play.card);
+    return ctx.bySeat(play.seat, (name) => t("cards.playedBy", { card, name }), () => t("cards.playedByYou", { card }));
+  }));
 }
 
 /**

@@ -56,7 +56,8 @@ function biddingBox(ctx) {
   const legalBids = new Set(legalOf(ctx, "bid").map((entry) => JSON.stringify(entry.value)));
   const canPass = legalOf(ctx, "pass").length > 0;
   const high = view.high_bid === null ? t("hasenpfeffer.noBidYet")
-    : t("hasenpfeffer.highBid", { bid: bidName(view.high_bid), name: ctx.object(view.high_bidder) });
+    : ctx.bySeat(view.high_bidder, (name) => t("hasenpfeffer.highBid", { bid: bidName(view.high_bid), name }),
+      () => t("hasenpfeffer.highBidYou", { bid: bidName(view.high_bid) }));
   const passed = view.passed.length
     ? t("hasenpfeffer.passedList", { names: listText(view.passed.map((seat) => ctx.name(seat))), count: view.passed.length })
     : t("hasenpfeffer.nobodyPassed");
@@ -142,7 +143,7 @@ function handBox(ctx) {
   } else if (playable.size) {
     parts.push(h("p", { class: "prompt", id: "hp-prompt" }, t("hasenpfeffer.yourTurnPlay"),
       view.trick.length ? h("span", { class: "on-table" },
-        ` ${t("hasenpfeffer.onTheTable", { plays: trickText(ctx.object, view.trick) })}`) : null));
+        ` ${t("hasenpfeffer.onTheTable", { plays: trickText(ctx, view.trick) })}`) : null));
   }
   return h("section", { class: "hand", role: "region", "aria-label": YOUR_HAND }, parts);
 }
@@ -157,8 +158,9 @@ function tricksList(ctx, tricks, caption) {
 /** "Trick 1: [the cards] won by Bot 2 (Team B)". */
 function trickLine(ctx, trick) {
   const nodes = { cards: h("span", { class: "card-row" }, trick.plays.map((play) => cardImage(play.card, { small: true }))) };
-  return withNodes(t("hasenpfeffer.trickLine", { number: trick.number, name: ctx.object(trick.winner),
-    team: TEAM_NAMES[teamOf(trick.winner)], ...marks(nodes) }), nodes);
+  const params = { number: trick.number, team: TEAM_NAMES[teamOf(trick.winner)], ...marks(nodes) };
+  return withNodes(ctx.bySeat(trick.winner, (name) => t("hasenpfeffer.trickLine", { ...params, name }),
+    () => t("hasenpfeffer.trickLineYou", params)), nodes);
 }
 
 function dealText(ctx, deal) {
@@ -227,10 +229,12 @@ function phaseLine(ctx) {
   const seat = view.to_act.length ? view.to_act[0] : null;
   const mine = seat !== null && seat === ctx.mySeat;
   switch (view.phase) {
-    case "bidding": return t("hasenpfeffer.phaseBidding", { deal: view.deal_number, name: ctx.object(seat) });
+    case "bidding": return mine ? t("hasenpfeffer.phaseBiddingYou", { deal: view.deal_number })
+      : t("hasenpfeffer.phaseBidding", { deal: view.deal_number, name: ctx.name(seat) });
     case "trump": return mine ? t("hasenpfeffer.youNameTrump") : t("hasenpfeffer.namesTrump", { name: ctx.name(seat) });
     case "discard": return mine ? t("hasenpfeffer.youDiscard") : t("hasenpfeffer.discards", { name: ctx.name(seat) });
-    case "play": return t("hasenpfeffer.phasePlay", { trick: view.trick_number, name: ctx.object(seat) });
+    case "play": return mine ? t("hasenpfeffer.phasePlayYou", { trick: view.trick_number })
+      : t("hasenpfeffer.phasePlay", { trick: view.trick_number, name: ctx.name(seat) });
     case "needs_deal": return view.deal_number ? t("hasenpfeffer.dealScored", { deal: view.deal_number }) : t("hasenpfeffer.dealing");
     case "finished": {
       const winners = (view.winners || []).map((team) => TEAM_NAMES[team]);
@@ -249,7 +253,8 @@ function centre(ctx) {
       trickRow((seat) => ctx.name(seat), view.trick, null, towards)];
   } else if (view.last_trick.length && view.phase !== "bidding") {
     trick = h("div", {}, trickRow((seat) => ctx.name(seat), view.last_trick, view.last_trick_winner, towards),
-      h("p", { class: "muted", id: "hp-trick-winner" }, t("hasenpfeffer.trickWonBy", { name: ctx.object(view.last_trick_winner) })));
+      h("p", { class: "muted", id: "hp-trick-winner" }, ctx.bySeat(view.last_trick_winner,
+        (name) => t("hasenpfeffer.trickWonBy", { name }), () => t("hasenpfeffer.trickWonByYou"))));
   }
   return h("div", { class: "centre-info" },
     h("p", { class: "phase-line" }, phaseLine(ctx)),
@@ -282,7 +287,9 @@ function onState(ctx, before, after) {
   const was = before && before.view.completed_tricks ? before.view.completed_tricks.length : 0;
   const tricks = after.view.completed_tricks || [];
   if (tricks.length > was) {
-    announce(t("hasenpfeffer.trickTaken", { number: tricks.length, name: ctx.object(tricks[tricks.length - 1].winner) }));
+    announce(ctx.bySeat(tricks[tricks.length - 1].winner,
+      (name) => t("hasenpfeffer.trickTaken", { number: tricks.length, name }),
+      () => t("hasenpfeffer.trickTakenYou", { number: tricks.length })));
   }
   if (after.view.trump && (!before || before.view.trump !== after.view.trump)) announce(trumpText(after.view.trump));
 }

@@ -9,7 +9,7 @@ import { LANGUAGE_NAMES } from "./languages.js";
 
 export const PSEUDO = "en-XA";
 /** The languages with a catalog, English first. */
-export const CATALOG_LANGUAGES = ["en"];
+export const CATALOG_LANGUAGES = ["en", "bn", "hi", "ru", "ka", "kk", "el", "pl", "de"];
 const CHOSEN_KEY = "cardroom.language";
 
 const ACCENTS = Object.fromEntries([..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"].map((letter, index) =>

@@ -423,7 +423,8 @@ class TableController {
       isOwner: this.isOwner(),
       ui: this.ui[message.room.game],
       name: (seat) => this.name(seat),
-      object: (seat) => (seat === this.mySeat() && seat !== null ? t("table.youObject") : this.name(seat)),
+      // A sentence about a seat: ``mine()`` when it is this player's, else ``others(name)``.
+      bySeat: (seat, others, mine) => (seat !== null && seat === this.mySeat() ? mine() : others(this.name(seat))),
       act: (action, label) => this.act(action, label),
       send: (raw) => this.send(raw),
       rerender: () => this.redraw(),

@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
-from browser_support import DESKTOP, PHONE, SHOTS, assert_no_sideways_scroll, laid_out
+import pytest
+from browser_support import DESKTOP, PHONE, SHOTS, assert_no_sideways_scroll, laid_out, start_server
 from live import LiveClient, LiveServer
 from playwright.sync_api import Browser, Page, expect
 from test_hazari_protocol import GROUPS, hand_text
@@ -38,6 +41,17 @@ PAGE_TEXTS = """() => {
   texts.push(document.title);
   return texts;
 }"""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory, chromium: Path) -> Iterator[LiveServer]:
+    """A server of this module's own: no other test's players (whose names are English words)
+    appear in its lobby or leaderboard."""
+    live = start_server(tmp_path_factory.mktemp("pseudo-locale-server"))
+    try:
+        yield live
+    finally:
+        live.stop()
 
 
 def escaped(page: Page) -> list[str]:
