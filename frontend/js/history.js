@@ -6,13 +6,13 @@ import { canVerify, verifyDeal } from "./fairness.js";
 import { clear, formatDate, h, put, scrollBox, seatWord, showMessage } from "./dom.js";
 import { bidName } from "./hasenpfeffer.js";
 import { formatList, formatNumber, listNodes, t, withNodes } from "./i18n.js";
-import { ARCHIVED_TEXT, optionsSummary } from "./words.js";
+import { ARCHIVED_TEXT, optionsSummary, seatName as occupantName } from "./words.js";
 
 const PAGE = 10;
 
 function seatName(match, seat) {
   const entry = match.seats.find((s) => s.seat === seat);
-  return entry ? entry.name : seatWord(seat);
+  return entry ? occupantName(entry) : seatWord(seat);
 }
 
 /** "Team A (Ana & Bot 3)" for Hasenpfeffer teams, else the seat's name. */
@@ -53,11 +53,13 @@ function resultText(match) {
   ].filter(Boolean).join(" \u00b7 ");
 }
 
-/** A seat in a list of the match's players: the name (a link for a person), "(bot)" or "(left)". */
+/** A seat in a list of the match's players: the name (a link for a person; a bot's says it is one),
+ * with "(left)" for a person who left. */
 function playerEntry(seat) {
-  const name = seat.player_id ? h("a", { href: `#/player/${encodeURIComponent(seat.player_id)}` }, seat.name) : seat.name;
-  if (!seat.bot && !seat.abandoned) return name;
-  return h("span", {}, ...withNodes(seat.bot ? t("history.playerBot") : t("history.playerLeft"), { name }));
+  const name = seat.player_id ? h("a", { href: `#/player/${encodeURIComponent(seat.player_id)}` }, seat.name)
+    : occupantName(seat);
+  if (!seat.abandoned) return name;
+  return h("span", {}, ...withNodes(t("history.playerLeft"), { name }));
 }
 
 function matchItem(match, playerId) {
@@ -172,7 +174,8 @@ export function showMatch(main, matchId) {
         : match.status === "finished" ? h("p", {}, h("a", { href: `#/replay/${encodeURIComponent(match.id)}`, id: "replay-link" }, t("history.replay"))) : null,
       h("h2", {}, t("history.players")),
       h("ul", {}, match.seats.map((seat) => h("li", {}, ...seatLine(seat,
-        seat.player_id ? h("a", { href: `#/player/${encodeURIComponent(seat.player_id)}` }, seat.name) : seat.name)))),
+        seat.player_id ? h("a", { href: `#/player/${encodeURIComponent(seat.player_id)}` }, seat.name)
+          : occupantName(seat))))),
       scrollBox(h("table", { class: "scores", id: "match-deals" },
         h("caption", {}, match.game === "azi" ? t("history.dealsChips") : t("history.dealsPoints")),
         h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("history.deal")),

@@ -7,7 +7,7 @@ import { clear, h, showMessage } from "./dom.js";
 import { formatList, t, withNodes } from "./i18n.js";
 import { tableStakes } from "./stakes.js";
 import {
-  MONEY, PRESETS, PRESET_WORDS, amountText, choiceLabel, optionHelp, optionLabel, optionsSummary,
+  MONEY, PRESETS, PRESET_WORDS, amountText, choiceLabel, optionHelp, optionLabel, optionsSummary, seatName,
 } from "./words.js";
 
 /** Tells the header that the player (or the chips) changed. */
@@ -17,19 +17,6 @@ export function playerChanged() {
 
 const AUTO_SIT_KEY = "cardroom.autosit";
 const REFRESH_MS = 5000;
-
-const BOT_LEVELS = { strong: t("lobby.botStrong"), random: t("lobby.botRandom") };
-
-/** A bot level's word ("strong"). */
-export function botLevelText(level) {
-  return BOT_LEVELS[level] || level;
-}
-
-/** Who sits in a seat: a person by his own name, a bot named in the page's language ("Bot 2 (strong)"). */
-export function seatName(entry) {
-  return entry.bot && entry.bot_level ? t("lobby.botName", { seat: entry.seat + 1, level: botLevelText(entry.bot_level) })
-    : entry.name;
-}
 
 /** Asks for a name and creates the guest account; ``done(player)`` runs after. */
 export function nameForm(done, { heading = t("lobby.chooseName"), help = null } = {}) {

@@ -16,7 +16,7 @@ import { canVerify, verifyDeal } from "./fairness.js";
 import { bidName } from "./hasenpfeffer.js";
 import { combinationName, compareKeys, groupKey } from "./hazari.js";
 import { formatList, formatNumber, listNodes, t, withNodes } from "./i18n.js";
-import { ARCHIVED_TEXT, REACTIONS } from "./words.js";
+import { ARCHIVED_TEXT, REACTIONS, seatName as occupantName } from "./words.js";
 
 const SUIT_SORT = { S: 0, H: 1, C: 2, D: 3 };
 const RANK_SORT = { A: 14, K: 13, Q: 12, J: 11, 10: 10, 9: 9, 8: 8, 7: 7, 6: 6, 5: 5, 4: 4, 3: 3, 2: 2 };
@@ -34,7 +34,7 @@ export function sortCards(cards) {
 
 function seatName(match, seat) {
   const entry = match.seats.find((s) => s.seat === seat);
-  return entry ? entry.name : seatWord(seat);
+  return entry ? occupantName(entry) : seatWord(seat);
 }
 
 function teamName(match, team) {
@@ -515,8 +515,7 @@ function handView(match, step, seat) {
   return h("section", { class: `replay-hand${acting ? " acting" : ""}`, dataset: { seat: String(seat) },
     "aria-label": label },
   h("h3", {}, h("span", { class: "seat-no" }, formatNumber(seat + 1)), " ",
-    ...withNodes(entry.bot ? t("replay.botName") : "{name}",
-      { name: entry.player_id ? h("a", { href: `#/player/${encodeURIComponent(entry.player_id)}` }, name) : name }),
+    entry.player_id ? h("a", { href: `#/player/${encodeURIComponent(entry.player_id)}` }, name) : name,
     match.game === "hasenpfeffer" ? h("span", { class: `badge team-${seat % 2}` }, seat % 2 ? t("replay.teamLetterB") : t("replay.teamLetterA")) : null,
     step.badges[seat].map((text) => h("span", { class: "badge" }, text))),
   h("p", { class: "replay-note" }, step.notes[seat] || "\u00a0"),

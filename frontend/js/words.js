@@ -369,3 +369,16 @@ export const ALERTS = {
   sound: t("alerts.sound"),
   vibrate: t("alerts.vibrate"),
 };
+
+const BOT_LEVELS = { strong: t("lobby.botStrong"), random: t("lobby.botRandom") };
+
+/** A bot level's word ("strong"). */
+export function botLevelText(level) {
+  return BOT_LEVELS[level] || level;
+}
+
+/** Who sits in a seat: a person by his own name, a bot named in the page's language ("Bot 2 (strong)"). */
+export function seatName(entry) {
+  return entry.bot && entry.bot_level ? t("lobby.botName", { seat: entry.seat + 1, level: botLevelText(entry.bot_level) })
+    : entry.name;
+}
