@@ -210,7 +210,8 @@ def test_azi_module_renders_the_six_on_the_scene_and_the_buy_in(page: Page, serv
     result = run_module(page, server, "azi", """(m, cases) => cases.map((c) => {
         const ctx = { view: c.view, legal: c.legal, mySeat: c.seat, ui: {}, roomId: 'r',
             room: { status: 'playing', seats: [] }, name: (s) => `Seat ${s + 1}`,
-            bySeat: (s, others, mine) => (s === c.seat ? mine() : others(`Seat ${s + 1}`)), act() {}, send() {},
+            bySeat: (s, others, mine) => (s === c.seat ? mine() : others(`Seat ${s + 1}`)),
+            act() {}, send() {},
             rerender() {}, dealResults: () => [] };
         const panel = document.createElement('div');
         panel.append(m.default.panel(ctx), m.default.dock(ctx));
