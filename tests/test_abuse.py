@@ -110,6 +110,8 @@ def fuzz_table(fresh_sqlite_url: str) -> Iterator[tuple[TestClient, list[Client]
             players[0].send({"type": "start"})
             state = players[0].state_where(lambda m: m["view"]["phase"] not in ("waiting",))
             for player in players:
+                # What came before the start (the others' arrivals among it) is read and set aside.
+                player.state_where(lambda m: m["view"]["phase"] != "waiting")
                 player.received.clear()
             yield client, players, room_id, state["room"]["match_id"]
 

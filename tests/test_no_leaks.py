@@ -143,9 +143,9 @@ def bots_in_process(room: Room, rng: random.Random) -> None:
     room.bots.choose = choose  # type: ignore[method-assign,assignment]
 
 
-def talk(room: Room, rng: random.Random) -> None:
-    """Now and then a seated player says something or reacts (as the edge lets through)."""
-    if rng.random() < 0.8:
+def talk(room: Room, rng: random.Random, chance: float = 0.2) -> None:
+    """Now and then (``chance``) a seated player says something or reacts (as the edge lets through)."""
+    if rng.random() >= chance:
         return
     seated = [conn for conn in room.connections if room.seat_of(conn.player_id) is not None]
     if not seated:
@@ -161,6 +161,7 @@ async def run_until(room: Room, wanted: int, store: Store, leaks: list[str], rng
     """Let the bots play until ``wanted`` deals are scored or the match ends, reading the history now
     and then and once more at the end. Returns the deals scored."""
     scored, waited = 0, 0.0
+    talk(room, rng, chance=1.0)
     while scored < wanted:
         talk(room, rng)
         finished = room.status == "finished"

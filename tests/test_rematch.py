@@ -197,14 +197,14 @@ def test_an_azi_table_plays_again_with_its_chips_held(db_client: TestClient) -> 
         table.owner.send({"type": "close"})
         over = table.wait(0, lambda m: m["view"]["phase"] == "match_over")
         chips = table.chips()
-        assert query(db_client.app.state.settings.database_url,  # type: ignore[attr-defined]
-                     select(models.ChipSeat.player_id)) == []
+        url = db_client.app.state.settings.database_url  # type: ignore[attr-defined]
+        this_table = select(models.ChipSeat.player_id).where(models.ChipSeat.room_id == table.room_id)
+        assert query(url, this_table) == []
         for player in table.players:
             player.send({"type": "rematch"})
         started = table.wait(1, lambda m: m["room"]["match_id"] != over["room"]["match_id"])
         assert started["room"]["status"] == "playing"
-        held = query(db_client.app.state.settings.database_url,  # type: ignore[attr-defined]
-                     select(models.ChipSeat.player_id))
+        held = query(url, this_table)
         assert sorted(row[0] for row in held) == sorted(str(p.id) for p in table.players)
         ante = over["room"]["options"]["stake"]
         assert sum(chips) == 2000 and table.chips() == [count - ante for count in chips]

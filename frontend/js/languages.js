@@ -1,7 +1,6 @@
-// The languages of cardroom's players, each named in itself, and the one a player reads best among
-// those a page is written in: his own choice (a language link he followed), else his browser's
-// languages in order, else English. Also lists, fixed decimals and messages holding links, as the
-// page's language writes them.
+// The languages of cardroom's players, each named in itself, and the one a player reads the rules
+// in best among those a rules page is written in: his own choice for the rules (a language link he
+// followed), else the interface's language, else his browser's languages in order, else English.
 
 export const LANGUAGE_NAMES = {
   en: "English",
@@ -15,18 +14,22 @@ export const LANGUAGE_NAMES = {
   de: "Deutsch",
 };
 
-const CHOSEN_KEY = "cardroom.language";
+// The language picked for the rules pages, apart from the interface's (i18n.js): a player may read
+// the Georgian rules in a Russian interface.
+const RULES_KEY = "cardroom.rulesLanguage";
 
-/** Primary language subtags the player reads, best first: his saved choice, then the browser's. */
+/** Primary language subtags the player reads the rules in, best first: the one he picked for them,
+ * the interface's, then the browser's. */
 export function preferredLanguages() {
-  const chosen = window.localStorage.getItem(CHOSEN_KEY);
+  const chosen = window.localStorage.getItem(RULES_KEY);
+  const page = document.documentElement.lang;
   const browser = (navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language])
     .filter(Boolean).map((tag) => tag.toLowerCase().split("-")[0]);
-  return [...new Set([chosen, ...browser].filter((code) => code && code in LANGUAGE_NAMES))];
+  return [...new Set([chosen, page, ...browser].filter((code) => code && code in LANGUAGE_NAMES))];
 }
 
 export function rememberLanguage(code) {
-  if (code in LANGUAGE_NAMES) window.localStorage.setItem(CHOSEN_KEY, code);
+  if (code in LANGUAGE_NAMES) window.localStorage.setItem(RULES_KEY, code);
 }
 
 /**

@@ -135,7 +135,7 @@ async function loadRules(box, game, asked) {
   const heading = box.querySelector("h2");
   if (heading) {
     heading.replaceWith(language === "en"
-      ? h("h1", { lang: pageLanguage }, t("rules.howToPlay", { game: heading.textContent }))
+      ? h("h1", { lang: pageLanguage }, t("rules.howToPlay", { game: GAME_TITLES[game] }))
       : h("h1", {}, heading.textContent));
   }
   const top = box.querySelector("h1") || box.firstChild;

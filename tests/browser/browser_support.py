@@ -16,6 +16,8 @@ from typing import Any
 from live import PROJECT, LiveServer
 from playwright.sync_api import BrowserContext, ConsoleMessage, FloatRect, Locator, Page, expect
 
+from app.languages import CATALOG_DIR
+
 SHOTS = PROJECT / "test-artifacts" / "screenshots"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
@@ -322,3 +324,18 @@ def missing_glyphs(locator: Locator) -> list[str]:
     element's fonts and compared with an unassigned code point, which every font draws as its box."""
     found: list[str] = locator.evaluate(MISSING_GLYPHS)
     return found
+
+
+def catalog(code: str) -> dict[str, Any]:
+    """The client's message catalog of language ``code`` (frontend/i18n/<code>.json)."""
+    loaded: dict[str, Any] = json.loads((CATALOG_DIR / f"{code}.json").read_text(encoding="utf-8"))
+    return loaded
+
+
+def message(code: str, key: str, **params: str) -> str:
+    """A message of the catalog of ``code`` with its parameters filled in, as the page shows it."""
+    text: str = catalog(code)[key]
+    for name, value in params.items():
+        text = text.replace(f"{{{name}}}", value)
+    return text
+

@@ -6,25 +6,19 @@ account keeps the choice on the server."""
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import httpx2 as httpx
 import pytest
-from browser_support import DESKTOP, PHONE, SHOTS, laid_out, missing_glyphs, open_lobby
+from browser_support import DESKTOP, PHONE, SHOTS, catalog, laid_out, missing_glyphs, open_lobby
 from live import LiveClient, LiveServer
 from playwright.sync_api import Browser, Page, expect
 
-from app.languages import CATALOG_DIR, catalog_languages
+from app.languages import catalog_languages
 
 TRANSLATED = [code for code in catalog_languages() if code != "en"]
 # The browser's language as a person in each country sets it.
 BROWSER_LOCALES = {"bn": "bn-BD", "hi": "hi-IN", "ru": "ru-RU", "ka": "ka-GE", "kk": "kk-KZ",
                    "el": "el-GR", "pl": "pl-PL", "de": "de-AT"}
-
-
-def catalog(code: str) -> dict[str, Any]:
-    loaded: dict[str, Any] = json.loads((CATALOG_DIR / f"{code}.json").read_text(encoding="utf-8"))
-    return loaded
 
 
 # The game each language's players came for.

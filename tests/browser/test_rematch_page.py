@@ -82,6 +82,6 @@ def test_two_players_play_again_then_one_leaves(page: Page, browser: Browser, se
             in_view(page, ".hand-box", "the hand of the next match", label)
     finally:
         friend_context.close()
-    listed = server.get(f"/api/matches?player={owner['id']}")["matches"]
+    listed = server.get("/api/matches", player=owner["id"])["matches"]
     assert [entry["id"] for entry in listed] == [second, first]
     assert server.get(f"/api/matches/{third}")["status"] == "running"

@@ -14,6 +14,7 @@ from browser_support import (
     PHONE,
     SHOTS,
     laid_out,
+    message,
     missing_glyphs,
     serious_violations,
     watch_policy_violations,
@@ -81,7 +82,8 @@ def test_the_rules_open_in_the_browsers_language(open_in: Opener, server: LiveSe
     expect(page_rules.get_by_role("heading", level=1)).to_have_text(title)
     assert title_word in title
     expect(page_rules.locator(".rules-missing")).to_have_count(0)
-    links = page_rules.get_by_role("navigation", name="Languages of these rules").get_by_role("link")
+    languages = page_rules.get_by_role("navigation", name=message(language, "rules.languages"))
+    links = languages.get_by_role("link")
     expect(links).to_have_text(LANGUAGES_OF[game])
     expect(page_rules.locator(f"a[aria-current][hreflang='{language}']")).to_have_count(1)
     text = page_rules.inner_text()
@@ -111,7 +113,10 @@ def test_a_language_picked_on_the_page_is_kept(open_in: Opener, server: LiveServ
     expect(rules(page, "azi")).to_have_attribute("lang", "ka")
     rules(page, "azi").get_by_role("link", name="English").click()
     expect(rules(page, "azi")).to_have_attribute("lang", "en")
-    expect(rules(page, "azi").get_by_role("heading", level=1)).to_have_text("How to play Azi")
+    # The interface stays Russian (the rules' language is chosen apart from it).
+    assert page.evaluate("() => document.documentElement.lang") == "ru"
+    expect(rules(page, "azi").get_by_role("heading", level=1)).to_have_text(
+        message("ru", "rules.howToPlay", game=message("ru", "api.azi")))
     expect(rules(page, "azi").locator(".rules-missing")).to_have_count(0)
 
 
@@ -121,16 +126,17 @@ def test_a_page_not_written_in_the_readers_language_says_so(open_in: Opener,
     page.goto(f"{server.base}/#/rules/hazari")
     page_rules = rules(page, "hazari")
     expect(page_rules).to_have_attribute("lang", "en")
-    expect(page_rules.get_by_role("heading", level=1)).to_have_text("How to play Hazari")
+    expect(page_rules.get_by_role("heading", level=1)).to_have_text(
+        message("ru", "rules.howToPlay", game=message("ru", "api.hazari")))
     expect(page_rules.locator(".rules-missing")).to_have_text(
-        "These rules are not written in Русский yet; here they are in English.")
+        message("ru", "words.rulesNotWrittenIn", missing="Русский", shown="English"))
     # A later language of the browser that the page has is preferred to English.
     other = open_in("ru-RU")
     other.add_init_script("Object.defineProperty(navigator, 'languages', {get: () => ['ru-RU', 'de-DE']})")
     other.goto(f"{server.base}/#/rules/hasenpfeffer")
     expect(rules(other, "hasenpfeffer")).to_have_attribute("lang", "de")
     expect(rules(other, "hasenpfeffer").locator(".rules-missing")).to_have_text(
-        "These rules are not written in Русский yet; here they are in Deutsch.")
+        message("ru", "words.rulesNotWrittenIn", missing="Русский", shown="Deutsch"))
 
 
 def test_an_unknown_language_in_the_link_changes_nothing(open_in: Opener, server: LiveServer) -> None:

@@ -22,5 +22,5 @@ def index_page(request: Request) -> HTMLResponse:
                         headers={"Vary": "Accept-Language"})
 
 
-router.add_api_route("/", index_page, methods=["GET"])
-router.add_api_route("/index.html", index_page, methods=["GET"])
+router.add_api_route("/", index_page, methods=["GET", "HEAD"])
+router.add_api_route("/index.html", index_page, methods=["GET", "HEAD"])
