@@ -52,7 +52,7 @@ def test_a_browser_in_a_language_gets_the_lobby_and_a_table_in_it(browser: Brows
     try:
         page = context.new_page()
         page.goto(f"{server.base}/")
-        assert page.evaluate("() => document.documentElement.lang") == code
+        expect(page.locator("html")).to_have_attribute("lang", code)
         expect(page.locator("#player-nav a[href='#/']")).to_have_text(words["nav.lobby"])
         expect(page.locator("#language-switch")).to_have_value(code)
         assert missing_glyphs(page.locator("body")) == []
@@ -60,7 +60,7 @@ def test_a_browser_in_a_language_gets_the_lobby_and_a_table_in_it(browser: Brows
                       json.dumps({"id": owner.id, "name": "Ana", "token": owner.token}))
         page.goto(f"{server.base}/#/room/{room_id}")
         expect(page.locator(".dock .card").first).to_be_visible()
-        assert page.evaluate("() => document.documentElement.lang") == code
+        expect(page.locator("html")).to_have_attribute("lang", code)
         expect(page.locator("#table-title")).to_have_text(words["table.title"].replace(
             "{game}", words[f"api.{game}"]))
         assert missing_glyphs(page.locator("body")) == []
@@ -75,9 +75,9 @@ def test_a_browser_in_a_language_gets_the_lobby_and_a_table_in_it(browser: Brows
 def test_a_link_with_lang_overrides_and_is_remembered(page: Page, server: LiveServer) -> None:
     code = TRANSLATED[0]
     page.goto(f"{server.base}/?lang={code}#/")
-    assert page.evaluate("() => document.documentElement.lang") == code
+    expect(page.locator("html")).to_have_attribute("lang", code)
     page.goto(f"{server.base}/#/leaderboard")
-    assert page.evaluate("() => document.documentElement.lang") == code
+    expect(page.locator("html")).to_have_attribute("lang", code)
     expect(page.locator("#player-nav a[href='#/']")).to_have_text(catalog(code)["nav.lobby"])
 
 
@@ -95,7 +95,8 @@ def test_the_switch_changes_the_language_and_the_account_keeps_it(page: Page, se
     try:
         elsewhere = other.new_page()
         elsewhere.goto(f"{server.base}/#/account")
-        assert elsewhere.evaluate("() => document.documentElement.lang") == "en"
+        expect(elsewhere.locator("#player-nav a[href='#/']")).to_have_text(catalog("en")["nav.lobby"])
+        expect(elsewhere.locator("html")).to_have_attribute("lang", "en")
     finally:
         other.close()
     SHOTS.mkdir(parents=True, exist_ok=True)

@@ -71,7 +71,7 @@ def check(page: Page, server: LiveServer, hash_: str, ready: str, name: str) -> 
     """Opens ``hash_`` in en-XA, waits for ``ready``, and finds no English left, at both sizes."""
     page.goto(f"{server.base}/#{hash_}")
     expect(page.locator(ready).first).to_be_visible()
-    assert page.evaluate("() => document.documentElement.lang") == "en-XA"
+    expect(page.locator("html")).to_have_attribute("lang", "en-XA")
     for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
         page.set_viewport_size(size)
         laid_out(page)
