@@ -457,11 +457,12 @@ class Room:
     # --- play again --------------------------------------------------------------------------
 
     def _match_over(self) -> bool:
-        return self.state is not None and self.engine.outcome(self.state) is not None
+        """The match came to its end (the room finished with it, not stopped by an operator)."""
+        return self.status == "finished" and self.state is not None and not self.stopped
 
     def _rematch_json(self) -> JSON | None:
         """Once a match is over (not stopped by an operator): the answers to playing again so far."""
-        if not self._match_over() or self.stopped:
+        if not self._match_over():
             return None
         return (self.rematch_offer or RematchOffer(deadline=None)).to_json()
 

@@ -17,6 +17,7 @@ from live import LiveClient, LiveServer
 from playwright.sync_api import Browser, Page, expect
 from test_hazari_protocol import GROUPS, hand_text
 from test_history_api import SEAT_ONE_WINS
+from test_recovery import seat_live
 
 ENGLISH_WORD = re.compile(r"[A-Za-z]{2,}")
 PSEUDO = re.compile(r"\u27e6[^\u27e7]*\u27e7")
@@ -84,10 +85,7 @@ def hazari_match(server: LiveServer, players: list[LiveClient]) -> tuple[str, st
     """Four people play a one-deal Hazari match (seat 1 wins); the room and the match."""
     room = server.post("/api/rooms", {"game": "hazari", "private": True, "options": {
         "target": 300, "decks": [SEAT_ONE_WINS], "first_dealer": 0}}, token=players[0].token)
-    for seat, player in enumerate(players):
-        player.connect(room["id"])
-        player.send({"type": "sit", "seat": seat})
-        player.state_where(lambda m, s=seat, p=player: m["room"]["seats"][s]["player_id"] == p.id)
+    seat_live(players, room["id"])
     players[0].send({"type": "start"})
     for player in players:
         state = player.state_where(lambda m: m["view"]["phase"] == "arranging")
