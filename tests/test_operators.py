@@ -19,7 +19,7 @@ from test_socket_auth import closing, refusal
 
 from app.cli import main
 from app.db import models, operators
-from app.db.store import player_account, pot_account
+from app.db.store import new_id, player_account, pot_account
 
 REASON = {"reason": "testing the console"}
 
@@ -125,6 +125,13 @@ def test_the_command_line_grants_and_revokes_the_role_and_audits_both(
     finally:
         get_settings.cache_clear()
     assert error_of(http.get("/api/admin/audit", headers=player.auth)) == (403, "admin/required")
+
+
+def test_no_new_id_reads_as_an_option_on_the_command_line() -> None:
+    ids = [new_id() for _ in range(5000)]
+    assert all(len(id_) == 12 and id_[0].isalnum() and id_.replace("-", "").replace("_", "").isalnum()
+               for id_ in ids)
+    assert len(set(ids)) == len(ids)
 
 
 def azi_mid_game(http: TestClient, stack: ExitStack) -> tuple[AziTable, Message]:

@@ -8,6 +8,7 @@ import contextvars
 import hashlib
 import logging
 import secrets
+import string
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, NamedTuple
@@ -49,8 +50,12 @@ def now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
+_ID_FIRST = string.ascii_letters + string.digits
+
+
 def new_id() -> str:
-    return secrets.token_urlsafe(9)
+    """Twelve URL-safe characters, never starting with "-": a command line would read that as an option."""
+    return secrets.choice(_ID_FIRST) + secrets.token_urlsafe(9)[1:]
 
 
 def hash_token(token: str) -> str:
