@@ -13,15 +13,17 @@ from collections.abc import Callable
 
 from app.games.base import Seating
 from app.games.cards import standard_deck
+from app.games.driver import Match, MatchOver, random_choices, shuffled_decks
 
 Measurement = tuple[str, float, str]
 
 
 def _rate(work: Callable[[], int], seconds: float) -> float:
-    """Units of ``work`` done per second, calling it repeatedly for about ``seconds``."""
+    """Units of ``work`` done per second of this process's processor time (one core, whatever else
+    the machine runs), calling it repeatedly for about ``seconds``."""
     done = 0
-    start = time.perf_counter()
-    while (elapsed := time.perf_counter() - start) < seconds:
+    start = time.process_time()
+    while (elapsed := time.process_time() - start) < seconds:
         done += work()
     return done / elapsed
 
@@ -48,14 +50,10 @@ def bench_hazari(seconds: float = 3.0, hands: int = 20) -> list[Measurement]:
             key_of(group)
         return len(groups)
 
+    decks, choose = shuffled_decks(ENGINE, rng), random_choices(ENGINE, rng)
+
     def one_deal() -> int:
-        state = ENGINE.start({}, Seating(players=4, first_dealer=rng.randrange(4)))
-        rng.shuffle(deck)
-        state = ENGINE.deal(state, deck).state
-        for seat in range(4):
-            state = ENGINE.apply(state, seat, ENGINE.random_action(state, seat, rng)).state
-        while ENGINE.has_auto_step(state):
-            state = ENGINE.auto_step(state).state
+        Match.start(ENGINE, {}, Seating(players=4, first_dealer=rng.randrange(4))).play_deal(decks, choose)
         return 1
 
     times, counts = [], []
@@ -81,27 +79,17 @@ def bench_azi(seconds: float = 3.0) -> list[Measurement]:
     ends), and AZ-11 settlements of random pots."""
     from app.games.azi import ENGINE
     from app.games.azi.settlement import settle
-    from app.games.cards import azi_deck
 
     rng = random.Random(1)
-    deck = list(azi_deck())
-    table = {"state": ENGINE.start({}, Seating(4, 0, (1000,) * 4))}
+    decks, choose = shuffled_decks(ENGINE, rng), random_choices(ENGINE, rng)
+    table = {"match": Match.start(ENGINE, {}, Seating(4, 0, (1000,) * 4))}
     pots = [([rng.randrange(10, 500) for _ in range(4)], rng.choice([0, 0, 120]),
              rng.randrange(4), {rng.randrange(4)}) for _ in range(10_000)]
 
     def one_deal() -> int:
-        state = table["state"]
-        if ENGINE.outcome(state) is not None:
-            state = ENGINE.start({}, Seating(4, rng.randrange(4), (1000,) * 4))
-        while ENGINE.has_auto_step(state):
-            state = ENGINE.auto_step(state).state
-        rng.shuffle(deck)
-        state = ENGINE.deal(state, deck).state
-        while not (ENGINE.needs_deck(state) or ENGINE.has_auto_step(state)
-                   or ENGINE.outcome(state) is not None):
-            seat = ENGINE.to_act(state)[0]
-            state = ENGINE.apply(state, seat, ENGINE.random_action(state, seat, rng)).state
-        table["state"] = state
+        if isinstance(table["match"].next(), MatchOver):
+            table["match"] = Match.start(ENGINE, {}, Seating(4, rng.randrange(4), (1000,) * 4))
+        table["match"].play_deal(decks, choose)
         return 1
 
     def settlements() -> int:
@@ -118,20 +106,15 @@ def bench_azi(seconds: float = 3.0) -> list[Measurement]:
 def bench_hasenpfeffer(seconds: float = 3.0) -> list[Measurement]:
     """Whole random Hasenpfeffer deals through the engine: auction, widow, trump, discard and six
     tricks (a thrown-in deal counts as one), every action a uniformly random legal one."""
-    from app.games.cards import hasenpfeffer_deck
     from app.games.hasenpfeffer import ENGINE
 
     rng = random.Random(1)
-    deck = list(hasenpfeffer_deck())
+    decks, choose = shuffled_decks(ENGINE, rng), random_choices(ENGINE, rng)
     forms = [ENGINE.make_options({}), ENGINE.make_options({"bidding": "pepper"})]
 
     def one_deal() -> int:
-        state = ENGINE.start(rng.choice(forms), Seating(players=4, first_dealer=rng.randrange(4)))
-        rng.shuffle(deck)
-        state = ENGINE.deal(state, deck).state
-        while not ENGINE.needs_deck(state) and ENGINE.outcome(state) is None:
-            seat = ENGINE.to_act(state)[0]
-            state = ENGINE.apply(state, seat, ENGINE.random_action(state, seat, rng)).state
+        Match.start(ENGINE, rng.choice(forms), Seating(players=4, first_dealer=rng.randrange(4))).play_deal(
+            decks, choose)
         return 1
 
     return [("hasenpfeffer.random_deal", _rate(one_deal, seconds), "deals/s")]

@@ -1,0 +1,137 @@
+"""The one loop that drives an engine through a match, for every caller: the room, the simulator,
+the benchmarks, the replay and the tests.
+
+An engine answers what is due next (:func:`next_step`); the driver performs it: a deal from the
+caller's decks, a forced step, or the decision of the seat to act from the caller's chooser. The
+room performs one step at a time with storage and timing around it; everything else plays whole
+deals or matches with :meth:`Match.play_deal` and :meth:`Match.play_out`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from app.games.base import JSON, Engine, Outcome, Seating, Transition
+from app.games.cards import Card
+
+S = TypeVar("S")
+A = TypeVar("A")
+
+
+@dataclass(frozen=True)
+class DealNeeded:
+    """A chance step: the next deal, from a shuffled deck."""
+
+
+@dataclass(frozen=True)
+class AutoStepDue:
+    """A forced step that no player decides (a Hazari round shown, an Azi ante taken)."""
+
+
+@dataclass(frozen=True)
+class SeatsToAct:
+    """The seats whose decision is awaited (more than one when they decide at once)."""
+
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class MatchOver:
+    outcome: Outcome
+
+
+NextStep = DealNeeded | AutoStepDue | SeatsToAct | MatchOver
+
+
+def next_step(engine: Engine[Any, Any], state: Any) -> NextStep:
+    """What happens next in ``state``, as one answer."""
+    outcome = engine.outcome(state)
+    if outcome is not None:
+        return MatchOver(outcome)
+    if engine.needs_deck(state):
+        return DealNeeded()
+    if engine.has_auto_step(state):
+        return AutoStepDue()
+    seats = engine.to_act(state)
+    if not seats:
+        raise RuntimeError(f"{engine.name}: no step is due in {engine.view(state, None)}")
+    return SeatsToAct(seats)
+
+
+Decks = Callable[[], Sequence[Card]]
+"""The next deck to deal, an ordering of the engine's full deck, top first."""
+
+
+class Match(Generic[S, A]):
+    """A match in progress: its engine and state, moved on one step at a time."""
+
+    def __init__(self, engine: Engine[S, A], state: S) -> None:
+        self.engine = engine
+        self.state = state
+
+    @classmethod
+    def start(cls, engine: Engine[S, A], options: Mapping[str, Any], seating: Seating) -> Match[S, A]:
+        return cls(engine, engine.start(options, seating))
+
+    def next(self) -> NextStep:
+        return next_step(self.engine, self.state)
+
+    def _moved(self, transition: Transition[S]) -> tuple[JSON, ...]:
+        self.state = transition.state
+        return transition.events
+
+    def deal(self, deck: Sequence[Card]) -> tuple[JSON, ...]:
+        return self._moved(self.engine.deal(self.state, deck))
+
+    def auto_step(self) -> tuple[JSON, ...]:
+        return self._moved(self.engine.auto_step(self.state))
+
+    def act(self, seat: int, action: A) -> tuple[JSON, ...]:
+        """``seat``'s action; raises the engine's :class:`~app.games.base.Rejection` and changes
+        nothing when it is refused."""
+        return self._moved(self.engine.apply(self.state, seat, action))
+
+    def step(self, decks: Decks, choose: Callable[[S, int], A]) -> tuple[JSON, ...]:
+        """Perform whatever is due; the first seat to act decides with ``choose(state, seat)``."""
+        due = self.next()
+        if isinstance(due, DealNeeded):
+            return self.deal(decks())
+        if isinstance(due, AutoStepDue):
+            return self.auto_step()
+        if isinstance(due, SeatsToAct):
+            return self.act(due.seats[0], choose(self.state, due.seats[0]))
+        raise RuntimeError(f"{self.engine.name}: the match is over")
+
+    def play_deal(self, decks: Decks, choose: Callable[[S, int], A]) -> list[JSON]:
+        """Play until a deal is scored (its ``deal_end`` event) or the match ends; the events."""
+        events: list[JSON] = []
+        while not isinstance(self.next(), MatchOver):
+            stepped = self.step(decks, choose)
+            events.extend(stepped)
+            if any(event["type"] == "deal_end" for event in stepped):
+                break
+        return events
+
+    def play_out(self, decks: Decks, choose: Callable[[S, int], A]) -> Outcome:
+        while not isinstance(due := self.next(), MatchOver):
+            self.step(decks, choose)
+        return due.outcome
+
+
+def random_choices(engine: Engine[S, A], rng: random.Random) -> Callable[[S, int], A]:
+    """A chooser that picks a uniformly random legal action (bots, simulators, tests)."""
+    return lambda state, seat: engine.random_action(state, seat, rng)
+
+
+def shuffled_decks(engine: Engine[Any, Any], rng: random.Random) -> Decks:
+    """Decks shuffled by ``rng``: seeded, so a run can be repeated."""
+    deck = list(engine.full_deck())
+
+    def next_deck() -> tuple[Card, ...]:
+        rng.shuffle(deck)
+        return tuple(deck)
+
+    return next_deck
