@@ -3,40 +3,19 @@ names unique ignoring case once claimed, revoking every token, and the sign-in r
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
-import pytest
 from sqlalchemy import select, text
 from starlette.testclient import TestClient
 from support import Client, query
-from test_replays import app_client
+from support.accounts import PASSWORD, claim, http, sign_in, unique
+from support.played_matches import app_client
 
 from app.api.signin_limit import SignInLimiter
 from app.db import models
 
-PASSWORD = "a long secret"
-
-
-@pytest.fixture
-def http(database_url: str) -> Iterator[TestClient]:
-    with app_client(database_url) as client:
-        yield client
-
-
-def unique(name: str) -> str:
-    return f"{name} {random.Random().randrange(10**8)}"
-
-
-def claim(http: TestClient, player: Client, password: str = PASSWORD, **extra: Any) -> Any:
-    return http.post(f"/api/players/{player.id}/claim", headers=player.auth,
-                     json={"password": password, **extra})
-
-
-def sign_in(http: TestClient, name: str, password: str = PASSWORD) -> Any:
-    return http.post("/api/sessions", json={"name": name, "password": password})
+__all__ = ["http"]
 
 
 def works(http: TestClient, player_id: str, token: str) -> bool:
@@ -44,7 +23,6 @@ def works(http: TestClient, player_id: str, token: str) -> bool:
     response = http.post(f"/api/players/{player_id}/top-up", headers={"Authorization": f"Bearer {token}"})
     assert response.status_code in (400, 401), response.text
     return response.status_code == 400
-
 
 
 def test_a_guest_claims_the_account_and_signs_in_from_another_browser(

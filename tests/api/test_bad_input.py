@@ -8,12 +8,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from azi_support import AziTable, refused
-from live import LiveClient, LiveServer
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from support import Client, Message, deck_for_hands, make_settings, seat_all
-from test_hazari_protocol import GROUPS, STRONG, deck_giving, hand_text
+from support.azi import AziTable, refused
+from support.hazari import GROUPS, STRONG, deck_giving, hand_text
+from support.live import LiveClient, LiveServer
 from websockets.exceptions import ConnectionClosed
 
 from app.games.azi.actions import MAX_AMOUNT

@@ -8,7 +8,7 @@ import asyncio
 import json
 import random
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import ExitStack
 from datetime import datetime
 from pathlib import Path
@@ -19,15 +19,13 @@ from alembic import command
 from sqlalchemy import text
 from starlette.testclient import TestClient
 from support import Client, seat_all, seat_owner_with_bots
-from test_hazari_protocol import GROUPS, deck_giving, hand_text
-from test_replays import app_client, play_out
+from support.hazari import hazari_match
+from support.played_matches import app_client, people, play_out
 
 from app.db import migrate
 from app.db.history import HistoryFilter, encode_cursor, explain_list
 from app.db.session import close_engine, make_engine, make_sessionmaker
 from app.db.store import Store, hash_token
-
-SEAT_ONE_WINS = deck_giving(1, dealer=0)
 
 
 @pytest.fixture
@@ -35,22 +33,6 @@ def http(database_url: str) -> Iterator[TestClient]:
     """The app on SQLite and on PostgreSQL (one database per session, shared by its tests)."""
     with app_client(database_url) as client:
         yield client
-
-
-def hazari_match(players: Sequence[Client]) -> str:
-    """A Hazari match to 300 between the four ``players`` (in seat order) that ends after one deal,
-    won by seat 1 with all 360 points. Returns the match id."""
-    room_id = players[0].create_room("hazari", {"target": 300, "decks": [SEAT_ONE_WINS],
-                                                "first_dealer": 0}, private=True)
-    with ExitStack() as stack:
-        seat_all(players, room_id, stack)
-        players[0].send({"type": "start"})
-        for player in players:
-            state = player.state_where(lambda m: m["view"]["phase"] == "arranging")
-            player.act({"kind": "up", "groups": GROUPS[hand_text(state)]})
-        final = players[0].state_where(lambda m: m["room"]["status"] == "finished")
-    match_id: str = final["room"]["match_id"]
-    return match_id
 
 
 def bot_match(owner: Client, game: str, options: dict[str, Any], seed: int = 1) -> str:
@@ -62,11 +44,6 @@ def bot_match(owner: Client, game: str, options: dict[str, Any], seed: int = 1) 
         final = play_out({0: owner}, random.Random(seed))
     match_id: str = final["room"]["match_id"]
     return match_id
-
-
-def people(http: TestClient, prefix: str, count: int) -> list[Client]:
-    tag = random.Random().randrange(10**6)
-    return [Client(http, f"{prefix}{tag}-{number}") for number in range(count)]
 
 
 def ids(http: TestClient, **params: Any) -> list[str]:

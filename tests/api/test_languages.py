@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from starlette.testclient import TestClient
 from support import Client
-from test_accounts import claim, http, sign_in, unique
+from support.accounts import claim, http, sign_in, unique
 
 from app.languages import LANGUAGES, best_language, catalog_languages
 

@@ -9,16 +9,15 @@ from contextlib import ExitStack
 from typing import Any
 
 import pytest
-from azi_support import AziTable, ledger_balances, match_transfers, table_accounts
 from sqlalchemy import func, select
 from starlette.testclient import TestClient
 from support import Client, Message
-from test_accounts import PASSWORD, claim, sign_in, unique
-from test_replays import app_client
-from test_socket_auth import closing, refusal
+from support.accounts import PASSWORD, admin_of, claim, closing, error_of, refusal, set_admin, sign_in, unique
+from support.azi import AziTable, ledger_balances, match_transfers, table_accounts
+from support.played_matches import app_client
 
 from app.cli import main
-from app.db import models, operators
+from app.db import models
 from app.db.store import new_id, player_account, pot_account
 
 REASON = {"reason": "testing the console"}
@@ -28,18 +27,6 @@ REASON = {"reason": "testing the console"}
 def http(database_url: str) -> Iterator[TestClient]:
     with app_client(database_url) as client:
         yield client
-
-
-def set_admin(http: TestClient, player: Client, admin: bool = True) -> None:
-    portal = http.portal
-    assert portal is not None and player.id is not None
-    portal.call(operators.set_admin, http.app.state.store.sessions, player.id, admin, "in a test")  # type: ignore[attr-defined]
-
-
-def admin_of(http: TestClient) -> Client:
-    admin = Client(http, unique("Admin"))
-    set_admin(http, admin)
-    return admin
 
 
 def audit_count(http: TestClient) -> int:
@@ -62,10 +49,6 @@ def audit_entries(http: TestClient, admin: Client) -> list[Message]:
 
 def last_audit(http: TestClient, admin: Client) -> Message:
     return audit_entries(http, admin)[0]
-
-
-def error_of(response: Any) -> tuple[int, str]:
-    return response.status_code, response.json()["error"]["code"]
 
 
 def calls(room_id: str, player_id: str) -> list[tuple[str, str, Message | None]]:

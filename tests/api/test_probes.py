@@ -8,11 +8,11 @@ import socket
 from pathlib import Path
 
 import pytest
-from live import free_port
 from sqlalchemy import make_url
 from sqlalchemy.ext.asyncio import async_sessionmaker, create_async_engine
 from starlette.testclient import TestClient
 from support import make_settings
+from support.live import free_port
 
 from app.api.routes import health
 from app.db.store import Store

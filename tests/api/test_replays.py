@@ -5,100 +5,25 @@ log through the engine must reproduce each deal's points and the result."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping
-from contextlib import ExitStack, contextmanager
+from collections.abc import Iterator
+from contextlib import ExitStack
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
-from support import Client, Message, game_result, make_settings
+from support import Client, game_result
+from support.played_matches import app_client, concrete, play_out
 
-from app.config import Settings
 from app.games.base import JSON, Engine, Seating
-from app.games.cards import card_texts, parse_cards
-from app.games.hazari.arrangements import random_arrangement
+from app.games.cards import parse_cards
 from app.games.registry import ENGINES
 from app.games.replay import replay
-from app.main import create_app
-
-# These tests send many moves quickly: lift the per-connection message rate limit where there is one.
-UNLIMITED = {"ws_messages_per_second": 1e6, "ws_message_burst": 1e6}
-
-
-@contextmanager
-def app_client(database_url: str, **overrides: object) -> Iterator[TestClient]:
-    """The app in test mode, with no pauses and no message rate limit."""
-    lifted = {name: value for name, value in UNLIMITED.items() if name in Settings.model_fields}
-    settings = make_settings(database_url, **{**lifted, **overrides})
-    with TestClient(create_app(settings, run_migrations=False)) as http:
-        yield http
 
 
 @pytest.fixture
 def fast_client(fresh_sqlite_url: str) -> Iterator[TestClient]:
     with app_client(fresh_sqlite_url) as http:
         yield http
-
-
-def concrete(entry: JSON, view: JSON, rng: random.Random) -> JSON:
-    """A move a person could send for one entry of ``legal``, amounts drawn within their range."""
-    kind = entry["kind"]
-    if kind == "up":
-        groups = random_arrangement(parse_cards(view["hand"]), rng)
-        return {"kind": "up", "groups": [card_texts(group) for group in groups]}
-    if kind == "bet":
-        return {"kind": "bet", "amount": rng.randint(entry["min"], entry["max"])}
-    if kind == "raise":
-        return {"kind": "raise", "to": rng.randint(entry["min"], entry["max"])}
-    if kind == "call":
-        return {"kind": "call"}
-    return dict(entry)
-
-
-def choose(legal: list[JSON], view: JSON, rng: random.Random) -> JSON:
-    """A person's move: at random, except in a Hasenpfeffer auction, where the first to speak bids
-    the least and the others pass (random bidding ruins both sides, and a match to a target would
-    seldom end)."""
-    bids = [entry for entry in legal if entry["kind"] == "bid"]
-    if bids and view.get("high_bid") is None:
-        return bids[0]
-    if {"kind": "pass"} in legal:
-        return {"kind": "pass"}
-    return concrete(rng.choice(legal), view, rng)
-
-
-def is_over(state: Message) -> bool:
-    return bool(state["room"]["status"] == "finished")
-
-
-def play_out(humans: Mapping[int, Client], rng: random.Random, *, leave: bool = False,
-             limit: int = 20_000) -> Message:
-    """Drive the seated ``humans`` (seat to client, all connected) with random legal moves until the
-    match is over; the first of them watches every state in order. With ``leave``, a human leaves
-    an Azi table at the first break between games. Returns the last state the watcher saw."""
-    watcher = next(iter(humans.values()))
-    acted: dict[int, int] = {}
-    for _ in range(limit):
-        state = watcher.until(lambda m: m["type"] == "state")
-        if is_over(state):
-            return state
-        version = state["version"]
-        for seat, human in humans.items():
-            if acted.get(seat, -1) >= version:
-                continue
-            waiting = seat in state["view"].get("to_act", [])
-            if not waiting and not (leave and seat == next(iter(humans))):
-                continue
-            own = state if human is watcher else human.until(
-                lambda m, v=version: m["type"] == "state" and m["version"] >= v)
-            legal = own["legal"]
-            if leave and legal == [{"kind": "leave"}]:
-                human.act({"kind": "leave"})
-                acted[seat] = own["version"]
-            elif waiting and legal:
-                human.act(choose(legal, own["view"], rng))
-                acted[seat] = own["version"]
-    raise AssertionError("the match did not end")
 
 
 def replay_from_api(detail: JSON) -> tuple[dict[int, list[int]], Any]:

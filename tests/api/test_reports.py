@@ -7,12 +7,11 @@ from collections.abc import Iterator
 from contextlib import ExitStack
 
 import pytest
-from azi_support import AziTable
 from starlette.testclient import TestClient
 from support import Client
-from test_accounts import unique
-from test_operators import admin_of, error_of
-from test_replays import app_client
+from support.accounts import admin_of, error_of, unique
+from support.azi import AziTable
+from support.played_matches import app_client
 
 
 @pytest.fixture

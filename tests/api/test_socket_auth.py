@@ -8,10 +8,9 @@ from contextlib import ExitStack
 
 import pytest
 from starlette.testclient import TestClient, WebSocketTestSession
-from starlette.websockets import WebSocketDisconnect
 from support import Client, Message
-from test_accounts import claim, sign_in, unique
-from test_replays import app_client
+from support.accounts import claim, closing, refusal, sign_in, unique
+from support.played_matches import app_client
 
 
 @pytest.fixture
@@ -20,26 +19,10 @@ def http(database_url: str) -> Iterator[TestClient]:
         yield client
 
 
-def closing(ws: WebSocketTestSession) -> tuple[list[Message], int]:
-    """Every frame until the server closes the socket, and the close code."""
-    frames: list[Message] = []
-    while True:
-        try:
-            frames.append(ws.receive_json())
-        except WebSocketDisconnect as closed:
-            return frames, closed.code
-
-
 def frame_where(ws: WebSocketTestSession, predicate: Callable[[Message], bool]) -> Message:
     while not predicate(frame := ws.receive_json()):
         pass
     return frame
-
-
-def refusal(frames: list[Message]) -> Message:
-    errors = [frame for frame in frames if frame["type"] == "error"]
-    assert errors, frames
-    return errors[-1]
 
 
 def seat_of(state: Message, player_id: str | None) -> Message:

@@ -5,26 +5,18 @@ PostgreSQL, a database of its own for each run, real matches played through the 
 
 from __future__ import annotations
 
-import asyncio
 import json
-import subprocess
-import sys
 from collections.abc import Callable
-from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
-from played_matches import Played, play_matches, what_the_server_says
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select
 from support import query
-from test_replays import app_client
+from support.db import OLD_DAYS, archive, backdate
+from support.played_matches import Played, app_client, play_matches, what_the_server_says
 
 from app.db import migrate, models
-from app.db.session import close_engine, make_engine
-
-BIN = Path(sys.executable).parent
-OLD_DAYS = 100
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -38,34 +30,8 @@ def own_database(request: pytest.FixtureRequest) -> str:
     return url
 
 
-def backdate(url: str, match_ids: list[str], days: int) -> None:
-    """The matches started and finished ``days`` earlier than they did."""
-    async def run() -> None:
-        engine = make_engine(url)
-        shift = timedelta(days=days)
-        try:
-            async with engine.begin() as connection:
-                matches = await connection.execute(select(models.Match.id, models.Match.started_at,
-                                                          models.Match.finished_at)
-                                                   .where(models.Match.id.in_(match_ids)))
-                for match_id, started_at, finished_at in matches.all():
-                    assert finished_at is not None, match_id
-                    await connection.execute(update(models.Match).where(models.Match.id == match_id).values(
-                        started_at=started_at - shift, finished_at=finished_at - shift))
-                    await connection.execute(update(models.MatchSeat).where(
-                        models.MatchSeat.match_id == match_id).values(finished_at=finished_at - shift))
-        finally:
-            await close_engine(engine)
-    asyncio.run(run())
-
-
 def logged_actions(url: str) -> dict[str, int]:
     return dict(query(url, select(models.Action.match_id, func.count()).group_by(models.Action.match_id)))
-
-
-def archive(url: str, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(BIN / "cardroom"), "archive", *args], capture_output=True, text=True,
-                          env={"CARDROOM_DATABASE_URL": url, "PATH": str(BIN)}, check=False)
 
 
 def without(detail: dict[str, Any], *keys: str) -> dict[str, Any]:

@@ -13,8 +13,8 @@ import pytest
 from openskill.models import PlackettLuce
 from starlette.testclient import TestClient
 from support import Client, seat_all
-from test_history_api import hazari_match
-from test_replays import app_client, play_out
+from support.hazari import hazari_match
+from support.played_matches import app_client, play_out
 
 from app.db.ratings import places, rating_units
 

@@ -5,68 +5,27 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 
 import asyncpg
 import pytest
-from sqlalchemy import Text, column, event, select
+from sqlalchemy import Text, column, select
 from sqlalchemy.exc import DBAPIError, IntegrityError
+from support.db import COMMITS, new_match, open_store, step
 
 from app.db import models
-from app.db.session import close_engine, make_engine, make_sessionmaker
 from app.db.store import (
-    ChipMove,
     DealtDeck,
-    LoggedAction,
     StepRecord,
     Store,
-    new_id,
-    now,
     player_account,
     pot_account,
 )
-
-COMMITS: list[str] = []
-
-
-@asynccontextmanager
-async def open_store(url: str) -> AsyncIterator[Store]:
-    engine = make_engine(url)
-    event.listen(engine.sync_engine, "commit", lambda _conn: COMMITS.append(url))
-    store = Store(make_sessionmaker(engine))
-    try:
-        yield store
-    finally:
-        await store.close()
-        await close_engine(engine)
 
 
 @pytest.fixture
 async def store(database_url: str) -> AsyncIterator[Store]:
     async with open_store(database_url) as store:
         yield store
-
-
-async def new_match(store: Store) -> tuple[str, str]:
-    """A player, a room and a running match of his; returns the match and the player."""
-    player, _token = await store.create_player("Writer", starting_chips=100)
-    room = models.Room(id=new_id(), game="azi", options={}, private=True, owner_id=player.id,
-                       status="open", match_id=None, created_at=now(), version=0, test_setup=None)
-    await store.create_room(room, seats=2)
-    match = models.Match(id=new_id(), room_id=room.id, game="azi", options={}, first_dealer=0,
-                         stacks=None, status="running", started_at=now(), finished_at=None, result=None)
-    await store.start_match(match, [], StepRecord(match.id), version=1, held=[])
-    # Its log is no game's: the room must not be rebuilt by a server that starts on this database.
-    await store.set_room_status(room.id, "finished")
-    return match.id, player.id
-
-
-def step(match_id: str, seq: int, player_id: str | None = None) -> StepRecord:
-    record = StepRecord(match_id, actions=[LoggedAction(seq=seq, deal=1, seat=0, action={"kind": "fold"},
-                                                        ref=f"r{seq}", at=now())])
-    if player_id is not None:
-        record.chips.append(ChipMove(player_account(player_id), -10, "ante", 1, seq))
-    return record
 
 
 async def transactions(store: Store, match_ids: list[str], commits_before: int) -> int:

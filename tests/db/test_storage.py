@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import func, select, text
 from starlette.testclient import TestClient
 from support import Client, query, seat_all
-from test_hazari_protocol import GROUPS, deck_giving, hand_text
+from support.hazari import GROUPS, deck_giving, hand_text
 
 from app.db import models
 

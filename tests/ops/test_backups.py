@@ -10,9 +10,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from played_matches import play_matches, what_the_server_says
 from support import PROJECT_DIR
-from test_replays import app_client
+from support.played_matches import app_client, play_matches, what_the_server_says
 
 from app.db import migrate
 

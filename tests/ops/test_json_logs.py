@@ -14,9 +14,8 @@ from typing import Any
 
 import httpx2 as httpx
 import pytest
-from live import LiveClient, LiveServer, free_port
 from starlette.testclient import TestClient
-from test_secret_logs import play_one_deal
+from support.live import LiveClient, LiveServer, free_port, play_one_deal
 
 Line = dict[str, Any]
 DRAIN_SECONDS = "600"

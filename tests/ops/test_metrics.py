@@ -10,13 +10,13 @@ from contextlib import ExitStack
 
 import httpx2 as httpx
 import pytest
-from live import free_port
 from prometheus_client import REGISTRY
 from prometheus_client.parser import text_string_to_metric_families
 from starlette.testclient import TestClient
 from support import Client, make_settings
-from test_reconnection import start, up
-from test_step_writer import new_match, open_store, step
+from support.db import new_match, open_store, step
+from support.hazari import start, up
+from support.live import free_port
 
 from app.main import create_app
 

@@ -12,10 +12,10 @@ from typing import Any
 import httpx2 as httpx
 import pytest
 import yaml
-from live import free_port
 from prometheus_client.parser import text_string_to_metric_families
 from starlette.testclient import TestClient
 from support import PROJECT_DIR, make_settings
+from support.live import free_port
 
 from app.main import create_app
 

@@ -8,38 +8,10 @@ import logging
 
 import httpx2 as httpx
 import pytest
-from live import LiveClient, LiveServer
-from test_hazari_protocol import deck_giving
-from test_recovery import call_up, server  # noqa: F401  (the live server fixture)
+from support.live import LiveClient, LiveServer, call_up, play_one_deal, server  # noqa: F401  (the live server fixture)
 from websockets.sync.client import connect
 
 from app.redaction import REDACTED, RedactSecrets, redact
-
-
-def connect_by_address(player: LiveClient, room_id: str) -> None:
-    player.close()
-    url = f"ws://127.0.0.1:{player.server.port}/ws/rooms/{room_id}?token={player.token}"
-    player.ws = player.sockets.enter_context(connect(url, open_timeout=10))
-    player.until(lambda m: m["type"] == "state")
-
-
-def play_one_deal(live: LiveServer, players: list[LiveClient], target: int = 300) -> str:
-    """One deal of Hazari (the whole match when ``target`` is reached in it); returns the room's id."""
-    room = live.post("/api/rooms", {"game": "hazari", "options": {
-        "target": target, "decks": [deck_giving(0, dealer=0)], "first_dealer": 0}}, players[0].token)
-    for seat, player in enumerate(players):
-        if seat % 2:
-            connect_by_address(player, room["id"])
-        else:
-            player.connect(room["id"])
-        player.send({"type": "sit", "seat": seat})
-        player.state_where(lambda m, s=seat, p=player: m["room"]["seats"][s]["player_id"] == p.id)
-    players[0].send({"type": "start"})
-    for player in players:
-        call_up(player, 1)
-    players[0].state_where(lambda m: m["view"].get("deal") == 2 or m["room"]["status"] == "finished")
-    room_id: str = room["id"]
-    return room_id
 
 
 def test_no_token_used_in_a_session_reaches_a_log_line(server: LiveServer) -> None:  # noqa: F811

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 from starlette.testclient import TestClient
 from support import Client, make_settings
-from test_hazari_protocol import GROUPS, deck_giving, hand_text
+from support.hazari import GROUPS, deck_giving, hand_text
 
 from app.db.ratings import MODEL
 from app.main import create_app

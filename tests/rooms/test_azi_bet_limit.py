@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from contextlib import ExitStack
 
-from azi_support import AziTable, azi_deck_for, bet, raise_to, refused
 from starlette.testclient import TestClient
 from support import Client
+from support.azi import AziTable, azi_deck_for, bet, raise_to, refused
 
 DECK = azi_deck_for({1: "AS KS QS", 0: "6H 7H 8H"}, 0, 2)
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 from contextlib import ExitStack
 
 import pytest
-from azi_support import CALL, AziTable, azi_deck_for, bet, match_transfers, options_with, play
 from sqlalchemy import select
 from starlette.testclient import TestClient
 from support import Client, Message, make_settings, query
+from support.azi import CALL, AziTable, azi_deck_for, bet, match_transfers, options_with, play
 
 from app.db import models
 from app.db.store import bot_account

@@ -16,7 +16,9 @@ from collections.abc import Iterator
 from contextlib import ExitStack
 
 import pytest
-from azi_support import (
+from starlette.testclient import TestClient
+from support import Client, Message
+from support.azi import (
     AZI_PACK,
     STARTING_CHIPS,
     AziTable,
@@ -26,8 +28,6 @@ from azi_support import (
     table_accounts,
     unthrottled_settings,
 )
-from starlette.testclient import TestClient
-from support import Client, Message
 
 from app.db.store import bot_account, player_account, pot_account
 from app.main import create_app

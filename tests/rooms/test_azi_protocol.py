@@ -10,7 +10,9 @@ from collections.abc import Iterator
 from contextlib import ExitStack
 
 import pytest
-from azi_support import (
+from starlette.testclient import TestClient
+from support import Client, Message, game_result
+from support.azi import (
     BET10,
     CALL,
     CLOSE,
@@ -26,8 +28,6 @@ from azi_support import (
     settled,
     unthrottled_settings,
 )
-from starlette.testclient import TestClient
-from support import Client, Message, game_result
 
 from app.main import create_app
 

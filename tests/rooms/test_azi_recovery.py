@@ -11,9 +11,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from azi_support import azi_deck_for, read_balances, table_accounts
-from live import LiveClient, LiveServer, Message
 from sqlalchemy.ext.asyncio import async_sessionmaker, create_async_engine
+from support.azi import azi_deck_for, read_balances, table_accounts
+from support.live import LiveClient, LiveServer, Message
 
 from app.db.session import close_engine
 

@@ -10,8 +10,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from live import LiveClient, LiveServer
 from support import seat_owner_with_bots
+from support.live import LiveClient, LiveServer
 
 
 def children(pid: int) -> set[int]:

@@ -9,8 +9,7 @@ from datetime import datetime
 import pytest
 from starlette.testclient import TestClient
 from support import Client, Message, make_settings, seat_all
-from test_hazari_protocol import GROUPS, hand_text
-from test_history_api import SEAT_ONE_WINS
+from support.hazari import GROUPS, SEAT_ONE_WINS, hand_text
 
 from app.main import create_app
 from app.rooms.chat import REACTIONS

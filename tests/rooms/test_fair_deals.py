@@ -14,10 +14,10 @@ from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
-from live import PROJECT, LiveClient, LiveServer
 from sqlalchemy import update
 from starlette.testclient import TestClient
 from support import Client, Message, make_settings, seat_all
+from support.live import PROJECT, LiveClient, LiveServer
 
 from app.db import models
 from app.db.session import close_engine, make_engine

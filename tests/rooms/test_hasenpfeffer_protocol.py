@@ -11,7 +11,10 @@ from contextlib import ExitStack
 from typing import Any
 
 import pytest
-from hasenpfeffer_support import (
+from sqlalchemy import select
+from starlette.testclient import TestClient
+from support import Message, make_settings, query
+from support.hasenpfeffer import (
     FORCED,
     PASS,
     PEPPER_BIG,
@@ -31,9 +34,6 @@ from hasenpfeffer_support import (
     public_cards,
     running_totals,
 )
-from sqlalchemy import select
-from starlette.testclient import TestClient
-from support import Message, make_settings, query
 
 from app.config import Settings
 from app.db import models

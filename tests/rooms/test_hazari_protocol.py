@@ -6,45 +6,12 @@ import random
 from contextlib import ExitStack
 
 from starlette.testclient import TestClient
-from support import Client, Message, deck_for_hands, make_settings, seat_all
+from support import Client, make_settings, seat_all
+from support.hazari import CLUBS, GROUPS, deck_giving, hand_text
 
 from app.games.cards import card_texts, parse_cards
 from app.games.hazari.arrangements import random_arrangement
 from app.main import create_app
-
-# Hands built so that every group is easy to rank by eye (HZ-5): one player holds four troys.
-STRONG = "AS AH AD KS KH KD QS QH QD JS JH JD 2C"
-SECOND = "10S 10H 10D 9S 9H 9D 8S 8H 8D 7S 7H 7D 3C"
-THIRD = "6S 6H 6D 5S 5H 5D 4S 4H 4D 3S 3H 3D 4C"
-CLUBS = "AC KC QC JC 10C 9C 8C 7C 6C 5C 2S 2H 2D"
-GROUPS = {
-    STRONG: [["AS", "AH", "AD"], ["KS", "KH", "KD"], ["QS", "QH", "QD"], ["JS", "JH", "JD", "2C"]],
-    SECOND: [["10S", "10H", "10D"], ["9S", "9H", "9D"], ["8S", "8H", "8D"], ["7S", "7H", "7D", "3C"]],
-    THIRD: [["6S", "6H", "6D"], ["5S", "5H", "5D"], ["4S", "4H", "4D"], ["3S", "3H", "3D", "4C"]],
-    CLUBS: [["2S", "2H", "2D"], ["AC", "KC", "QC"], ["JC", "10C", "9C"], ["8C", "7C", "6C", "5C"]],
-}
-
-
-def hazari_order(dealer: int, i: int) -> int:
-    """HZ-3: one card at a time, starting at dealer+1, counter-clockwise (increasing seat)."""
-    return (dealer + 1 + i) % 4
-
-
-def deck_giving(strong_seat: int, dealer: int) -> list[str]:
-    others = [SECOND, THIRD, CLUBS]
-    hands = [""] * 4
-    hands[strong_seat] = STRONG
-    for offset, hand in enumerate(others, start=1):
-        hands[(strong_seat + offset) % 4] = hand
-    return deck_for_hands([hand.split() for hand in hands], dealer, hazari_order)
-
-
-def hand_text(state: Message) -> str:
-    hand = state["view"]["hand"]
-    for text in GROUPS:
-        if sorted(text.split()) == sorted(hand):
-            return text
-    raise AssertionError(f"unexpected hand {hand}")
 
 
 def play_deal_with_groups(players: list[Client], deal: int) -> None:

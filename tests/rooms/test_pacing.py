@@ -10,9 +10,6 @@ from collections.abc import Iterator
 from contextlib import ExitStack
 
 import pytest
-from azi_support import BET10, CALL, FOLD, AziTable, azi_deck_for, options_with
-from azi_support import play as azi_play
-from hasenpfeffer_support import STANDARD_SIX, HpTable, hp_deck, play
 from starlette.testclient import TestClient
 from support import (
     Client,
@@ -24,7 +21,10 @@ from support import (
     seat_all,
     seat_owner_with_bots,
 )
-from test_hazari_protocol import GROUPS, deck_giving, hand_text
+from support.azi import BET10, CALL, FOLD, AziTable, azi_deck_for, options_with
+from support.azi import play as azi_play
+from support.hasenpfeffer import STANDARD_SIX, HpTable, hp_deck, play
+from support.hazari import GROUPS, deck_giving, hand_text
 
 from app.main import create_app
 

@@ -8,12 +8,10 @@ from contextlib import ExitStack
 
 import pytest
 from starlette.testclient import TestClient
-from support import Client, Message, make_settings, seat_all
-from test_hazari_protocol import GROUPS, deck_giving, hand_text
+from support import Client, make_settings
+from support.hazari import arranging, start, up
 
 from app.main import create_app
-
-DECKS = [deck_giving(1, dealer=0)] * 20
 
 
 @pytest.fixture
@@ -22,23 +20,6 @@ def quick(fresh_sqlite_url: str, request: pytest.FixtureRequest) -> Iterator[Tes
     settings = make_settings(fresh_sqlite_url, grace_period=grace)
     with TestClient(create_app(settings, run_migrations=False)) as test_client:
         yield test_client
-
-
-def arranging(player: Client, deal: int = 1) -> Message:
-    return player.state_where(lambda m: m["view"].get("deal") == deal and m["view"]["phase"] == "arranging")
-
-
-def up(player: Client, ref: str, deal: int = 1) -> None:
-    player.act({"kind": "up", "groups": GROUPS[hand_text(arranging(player, deal))]}, ref=ref)
-
-
-def start(players: list[Client], stack: ExitStack, **options: object) -> str:
-    room_id = players[0].create_room("hazari", {"decks": DECKS, "first_dealer": 0, **options})
-    seat_all(players, room_id, stack)
-    players[0].send({"type": "start"})
-    for player in players:
-        arranging(player)
-    return room_id
 
 
 def test_a_dropped_player_comes_back_to_the_full_state(quick: TestClient) -> None:

@@ -3,29 +3,11 @@ unfinished match from its stored decks and log, and the players carry on where t
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
+from support.hasenpfeffer import FORCED, STANDARD_SET, STANDARD_SIX, THROWN_IN
+from support.hazari import deck_giving
+from support.live import LiveClient, LiveServer, call_up, seat_live, server
 
-import pytest
-from hasenpfeffer_support import FORCED, STANDARD_SET, STANDARD_SIX, THROWN_IN
-from live import LiveClient, LiveServer
-from test_hazari_protocol import GROUPS, deck_giving, hand_text
-
-
-@pytest.fixture
-def server(database_url: str, tmp_path: Path) -> Iterator[LiveServer]:
-    live = LiveServer(database_url, tmp_path / "server.log")
-    live.start()
-    try:
-        yield live
-    finally:
-        live.stop()
-
-
-def call_up(player: LiveClient, deal: int) -> None:
-    state = player.state_where(lambda m: m["view"].get("deal") == deal and m["view"]["phase"] == "arranging")
-    groups = GROUPS[hand_text(state)]
-    player.send({"type": "act", "id": f"up-{deal}", "action": {"kind": "up", "groups": groups}})
+__all__ = ["server"]
 
 
 def test_a_hazari_match_survives_sigkill(server: LiveServer) -> None:
@@ -103,13 +85,6 @@ def test_a_hasenpfeffer_match_survives_sigkill(server: LiveServer) -> None:
     match = server.get(f"/api/matches/{final['room']['match_id']}")
     assert match["result"]["winners"] == [0] and match["result"]["totals"] == [13, -2]
     assert [deal["points"] for deal in match["deals"]] == [list(spec.points) for spec in specs]
-
-
-def seat_live(players: list[LiveClient], room_id: str) -> None:
-    for seat, player in enumerate(players):
-        player.connect(room_id)
-        player.send({"type": "sit", "seat": seat})
-        player.state_where(lambda m, s=seat, p=player: m["room"]["seats"][s]["player_id"] == p.id)
 
 
 def live_act(players: list[LiveClient], index: int, deal: int, seat: int, action: dict[str, object]) -> None:

@@ -8,12 +8,11 @@ from collections.abc import Iterator, Sequence
 from contextlib import ExitStack
 
 import pytest
-from azi_support import AziTable, azi_deck_for, bet, options_with
 from sqlalchemy import select
 from starlette.testclient import TestClient
 from support import Client, ManualClock, Message, advance, clocked_app, make_settings, query, seat_all
-from test_hazari_protocol import GROUPS, hand_text
-from test_history_api import SEAT_ONE_WINS
+from support.azi import AziTable, azi_deck_for, bet, options_with
+from support.hazari import GROUPS, SEAT_ONE_WINS, hand_text
 
 from app.db import models
 from app.main import create_app

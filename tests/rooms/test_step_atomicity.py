@@ -20,10 +20,10 @@ from dataclasses import dataclass
 
 import asyncpg
 import pytest
-from azi_support import BET10, FOLD, AziTable
 from sqlalchemy.engine import make_url
 from starlette.testclient import TestClient
 from support import Client, Message, make_settings, seat_all
+from support.azi import BET10, FOLD, AziTable
 
 from app.games.cards import card_texts
 from app.games.fairness import deck_order

@@ -9,11 +9,10 @@ from collections.abc import Iterator
 from contextlib import ExitStack
 
 import pytest
-from azi_support import AziTable
 from starlette.testclient import TestClient
 from support import Client, Message, make_settings
-from test_hazari_protocol import GROUPS, THIRD, hand_text
-from test_reconnection import arranging, start
+from support.azi import AziTable
+from support.hazari import GROUPS, THIRD, arranging, hand_text, start
 
 from app.main import create_app
 

@@ -21,7 +21,7 @@ from app.main import create_app
 from app.rooms.clock import Clock
 
 Message = dict[str, Any]
-PROJECT_DIR = Path(__file__).resolve().parents[1]
+PROJECT_DIR = Path(__file__).resolve().parents[2]
 
 
 def make_settings(database_url: str, **overrides: object) -> Settings:

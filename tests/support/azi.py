@@ -11,12 +11,12 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from starlette.testclient import TestClient
-from support import Client, Message, cards, deck_for_hands, make_settings
 
 from app.config import Settings
 from app.db import models
 from app.db.store import player_account, pot_account
 from app.games.cards import azi_deck
+from support import Client, Message, cards, deck_for_hands, make_settings
 
 AZI_PACK = [str(card) for card in azi_deck()]
 STARTING_CHIPS = 1000

@@ -13,10 +13,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from live import PROJECT, LiveServer
 from playwright.sync_api import BrowserContext, ConsoleMessage, FloatRect, Locator, Page, expect
 
 from app.languages import CATALOG_DIR
+from support.live import PROJECT, LiveClient, LiveServer
 
 SHOTS = PROJECT / "test-artifacts" / "screenshots"
 PHONE = {"width": 390, "height": 844}
@@ -339,3 +339,52 @@ def message(code: str, key: str, **params: str) -> str:
         text = text.replace(f"{{{name}}}", value)
     return text
 
+
+def wait_finished(client: LiveClient, timeout: float = 60) -> str:
+    state = client.state_where(lambda m: m["room"]["status"] == "finished", timeout)
+    match_id: str = state["room"]["match_id"]
+    return match_id
+
+
+def fill_with_bots(owner: LiveClient, seats: range) -> None:
+    for seat in seats:
+        owner.send({"type": "add_bot", "seat": seat, "level": "random"})
+        owner.state_where(lambda m, s=seat: m["room"]["seats"][s]["name"] is not None)
+
+
+def bots_only(server: LiveServer, owner: LiveClient, game: str, options: dict[str, Any], seats: int) -> str:
+    room = server.post("/api/rooms", {"game": game, "options": {**options, "turn_seconds": 0},
+                                      "private": True}, owner.token)
+    owner.connect(room["id"])
+    fill_with_bots(owner, range(seats))
+    owner.send({"type": "start"})
+    match_id = wait_finished(owner)
+    owner.close()
+    return match_id
+
+
+def place(page: Page, groups: list[list[str]], first: int = 0) -> None:
+    """Taps each group's cards, then the group's "Place in" button (groups from G``first + 1``)."""
+    for index, group in enumerate(groups, start=first):
+        for card in group:
+            page.locator(f".hand-box [data-card='{card}']").click()
+        page.get_by_role("button", name=f"Place in G{index + 1}").click()
+        expect(page.locator(f"[data-group='{index + 1}'] .card")).to_have_count(len(group))
+
+
+# Dealer seat 3: packets of three go to seats 0, 1, 2, 3, 0, 1, 2, 3; the 25th card is the widow.
+HANDS = {
+    0: ["JK", "JS", "9H", "10H", "9D", "9C"],
+    1: ["AH", "KH", "QH", "JH", "AS", "KS"],
+    2: ["QS", "10S", "9S", "AD", "KD", "QD"],
+    3: ["JD", "10D", "AC", "KC", "QC", "10C"],
+}
+WIDOW = "JC"
+
+
+def fixed_deck() -> list[str]:
+    deck: list[str] = []
+    for packet in range(2):
+        for seat in range(4):
+            deck += HANDS[seat][3 * packet:3 * packet + 3]
+    return [*deck, WIDOW]

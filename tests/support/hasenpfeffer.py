@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from starlette.testclient import TestClient
-from support import Client, Message, cards, deck_for_hands, seat_all
 
 from app.games.cards import hasenpfeffer_deck
+from support import Client, Message, cards, deck_for_hands, seat_all
 
 HP_PACK = frozenset(str(card) for card in hasenpfeffer_deck())
 PASS: Message = {"kind": "pass"}

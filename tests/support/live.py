@@ -9,16 +9,19 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 import httpx2 as httpx
+import pytest
 from websockets.sync.client import ClientConnection, connect
 
+from support.hazari import GROUPS, deck_giving, hand_text
+
 Message = dict[str, Any]
-PROJECT = Path(__file__).resolve().parents[1]
+PROJECT = Path(__file__).resolve().parents[2]
 # A bound on a server's start, generous for a loaded machine; a server that exits fails at once.
 START_SECONDS = 90
 
@@ -126,3 +129,52 @@ class LiveClient:
         if self.last_state is not None and predicate(self.last_state):
             return self.last_state
         return self.until(lambda m: m["type"] == "state" and predicate(m), timeout)
+
+
+@pytest.fixture
+def server(database_url: str, tmp_path: Path) -> Iterator[LiveServer]:
+    live = LiveServer(database_url, tmp_path / "server.log")
+    live.start()
+    try:
+        yield live
+    finally:
+        live.stop()
+
+
+def call_up(player: LiveClient, deal: int) -> None:
+    state = player.state_where(lambda m: m["view"].get("deal") == deal and m["view"]["phase"] == "arranging")
+    groups = GROUPS[hand_text(state)]
+    player.send({"type": "act", "id": f"up-{deal}", "action": {"kind": "up", "groups": groups}})
+
+
+def seat_live(players: list[LiveClient], room_id: str) -> None:
+    for seat, player in enumerate(players):
+        player.connect(room_id)
+        player.send({"type": "sit", "seat": seat})
+        player.state_where(lambda m, s=seat, p=player: m["room"]["seats"][s]["player_id"] == p.id)
+
+
+def connect_by_address(player: LiveClient, room_id: str) -> None:
+    player.close()
+    url = f"ws://127.0.0.1:{player.server.port}/ws/rooms/{room_id}?token={player.token}"
+    player.ws = player.sockets.enter_context(connect(url, open_timeout=10))
+    player.until(lambda m: m["type"] == "state")
+
+
+def play_one_deal(live: LiveServer, players: list[LiveClient], target: int = 300) -> str:
+    """One deal of Hazari (the whole match when ``target`` is reached in it); returns the room's id."""
+    room = live.post("/api/rooms", {"game": "hazari", "options": {
+        "target": target, "decks": [deck_giving(0, dealer=0)], "first_dealer": 0}}, players[0].token)
+    for seat, player in enumerate(players):
+        if seat % 2:
+            connect_by_address(player, room["id"])
+        else:
+            player.connect(room["id"])
+        player.send({"type": "sit", "seat": seat})
+        player.state_where(lambda m, s=seat, p=player: m["room"]["seats"][s]["player_id"] == p.id)
+    players[0].send({"type": "start"})
+    for player in players:
+        call_up(player, 1)
+    players[0].state_where(lambda m: m["view"].get("deal") == 2 or m["room"]["status"] == "finished")
+    room_id: str = room["id"]
+    return room_id
