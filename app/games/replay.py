@@ -1,12 +1,16 @@
-"""Rebuilding a match from its log: the same options, seating, decks and actions give the same state."""
+"""Rebuilding a match from its log: the same options, seating, decks and actions give the same state,
+and the views after each step of it, for the replay page."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from app.games.base import JSON, Engine, Seating
-from app.games.cards import Card
+from app.games.base import JSON, Engine, Seating, Transition
+from app.games.cards import Card, parse_cards
+from app.games.driver import Match
+from app.games.hazari.combos import category_of, key_of
 
 
 def replay_step(engine: Engine[Any, Any], state: Any, seat: int | None, action: JSON,
@@ -31,3 +35,72 @@ def replay(engine: Engine[Any, Any], options: Mapping[str, Any], seating: Seatin
     for seat, action in steps:
         state = replay_step(engine, state, seat, action, decks)
     return state
+
+
+@dataclass(frozen=True)
+class ReplayedStep:
+    """One logged step replayed: what happened (the engine's events) and the view after it."""
+
+    seat: int | None
+    action: JSON
+    events: tuple[JSON, ...]
+    view: JSON
+
+
+def _transition(match: Match[Any, Any], seat: int | None, action: JSON,
+                decks: Mapping[int, Sequence[Card]]) -> tuple[JSON, ...]:
+    """The events of one logged step, performed on ``match`` (as :func:`replay_step` reads it)."""
+    if seat is None and action.get("kind") == "deal":
+        return match.deal(decks[int(action["deal"])])
+    if seat is None and action.get("kind") == "auto":
+        return match.auto_step()
+    if seat is None and action.get("kind") == "close":
+        closed: Transition[Any] = match.engine.close(match.state)  # type: ignore[attr-defined]
+        match.state = closed.state
+        return closed.events
+    if seat is None:
+        raise ValueError(f"a logged step without a seat must be a deal or an automatic step: {action}")
+    return match.act(seat, match.engine.parse_action(action))
+
+
+def seat_view(engine: Engine[Any, Any], state: Any, seat: int | None) -> JSON:
+    """``engine.view`` of ``seat``; an arrangement of groups also gives each group's combination
+    category, so that a page can name it without the ranking."""
+    view = engine.view(state, seat)
+    groups = view.get("arrangement")
+    if groups:
+        view["arrangement_categories"] = [
+            category_of(key_of(parse_cards(group))).value for group in groups]
+    return view
+
+
+def face_up_view(engine: Engine[Any, Any], state: Any, seats: int) -> JSON:
+    """The spectator's view with every hand shown, for a finished match: ``seats`` holds what only
+    each seat's own view adds (its hand, its discard, its arrangement), and ``face_down`` the cards
+    nobody holds and nobody has seen (the undealt cards, a widow, the discards), in deck order."""
+    public = engine.view(state, None)
+    own = [seat_view(engine, state, seat) for seat in range(seats)]
+    held = {card for view in own for card in view["hand"]}
+    hidden = engine.hidden_cards(state, None)
+    private = {"hand"} | {key for view in own for key, value in view.items()
+                          if key not in public or public[key] != value}
+    return {**public,
+            "seats": [{key: view.get(key) for key in sorted(private)} for view in own],
+            "face_down": [str(card) for card in engine.full_deck()
+                          if card in hidden and str(card) not in held]}
+
+
+def replay_views(engine: Engine[Any, Any], options: Mapping[str, Any], seating: Seating,
+                 decks: Mapping[int, Sequence[Card]], steps: Sequence[tuple[int | None, JSON]],
+                 shown: range, show: Callable[[Any], JSON]) -> tuple[JSON, list[ReplayedStep]]:
+    """Replay ``steps`` and return ``show(state)`` before step ``shown.start`` and, for every step in
+    ``shown``, that step replayed with ``show`` of the state after it."""
+    match = Match.start(engine, options, seating)
+    for seat, action in steps[:shown.start]:
+        _transition(match, seat, action, decks)
+    before = show(match.state)
+    replayed = []
+    for seat, action in steps[shown.start:shown.stop]:
+        events = _transition(match, seat, action, decks)
+        replayed.append(ReplayedStep(seat, action, events, show(match.state)))
+    return before, replayed

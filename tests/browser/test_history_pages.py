@@ -167,9 +167,9 @@ def engine_hands(match: dict[str, Any]) -> list[list[list[str]]]:
 
 def test_replay_rebuilds_every_hand_of_every_game_as_the_engine(page: Page, server: LiveServer,
                                                                world: dict[str, Any]) -> None:
-    """The page's own rebuild (replay.js) against the engine, at every step of a match of each game
-    (an Azi session of the 4-card variant with discards, a Hasenpfeffer deal with its widow, and
-    Hasenpfeffer deals thrown in and forced)."""
+    """The hands the replay page shows (replay.js, from the server's views deal by deal) against
+    the engine, at every step of a match of each game (an Azi session of the 4-card variant with
+    discards, a Hasenpfeffer deal with its widow, and Hasenpfeffer deals thrown in and forced)."""
     matches = [server.get(f"/api/matches/{world['rated']}")]
     matches += [server.get(f"/api/matches/{match_id}") for match_id in world["shuffled"].values()]
     matches.append(server.get(f"/api/matches/{world['passing']}"))
@@ -178,14 +178,15 @@ def test_replay_rebuilds_every_hand_of_every_game_as_the_engine(page: Page, serv
     page.goto(f"{server.base}/#/leaderboard")
     rebuilt = page.evaluate("""async (matches) => {
         const m = await import('/js/replay.js');
-        return matches.map((match) => {
-            const { steps, problems } = m.rebuild(match);
-            const sorted = (hand) => (hand || []).slice().sort();
-            return { problems, hands: steps.map((step) => step.hands.map(sorted)) };
-        });
+        const sorted = (hand) => (hand || []).slice().sort();
+        const rebuilt = [];
+        for (const match of matches) {
+            const { steps } = await m.rebuild(match);
+            rebuilt.push({ hands: steps.map((step) => step.hands.map(sorted)) });
+        }
+        return rebuilt;
     }""", matches)
     for match, page_side in zip(matches, rebuilt, strict=True):
-        assert page_side["problems"] == [], (match["game"], page_side["problems"])
         expected = engine_hands(match)
         assert len(page_side["hands"]) == len(expected) == len(match["actions"]) + 1
         for step, (mine, theirs) in enumerate(zip(page_side["hands"], expected, strict=True)):
