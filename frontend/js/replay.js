@@ -27,9 +27,20 @@ function seatName(match, seat) {
   return entry ? occupantName(entry) : seatWord(seat);
 }
 
+/** The seats of each team, as the match's result names them (Hasenpfeffer). */
+function teamsOf(match) {
+  return (match.result && match.result.teams) || [];
+}
+
 function teamName(match, team) {
-  const words = { first: seatName(match, team), second: seatName(match, team + 2) };
+  const [first, second] = (teamsOf(match)[team] || []).map((seat) => seatName(match, seat));
+  const words = { first, second };
   return team === 0 ? t("replay.teamA", words) : t("replay.teamB", words);
+}
+
+/** A side of the scores: a team where the match is played in teams, else a seat. */
+function sideName(match, side) {
+  return teamsOf(match).length ? teamName(match, side) : seatName(match, side);
 }
 
 function suitWord(suit) {
@@ -135,7 +146,7 @@ function dealInfo(match, view) {
   if (match.game === "azi" && view.exposed_card) {
     const exposed = view.exposed_card;
     const words = { suit: suitWord(exposed.slice(-1)), name: seatName(match, view.exposed_seat) };
-    return [{ kind: "trump", text: exposed.startsWith("A") ? t("replay.aziTrumpAce", words) : t("replay.aziTrump", words), cards: [exposed] },
+    return [{ kind: "trump", text: view.six_on_scene ? t("replay.aziTrumpAce", words) : t("replay.aziTrump", words), cards: [exposed] },
       { kind: "notDealt", text: t("replay.cards", { count: view.face_down.length }), cards: [] }];
   }
   if (match.game === "hasenpfeffer") return [{ kind: "widow", text: t("replay.widowDown"), cards: view.face_down.slice(0, 1) }];
@@ -308,7 +319,7 @@ export async function rebuild(match) {
 
 /** "Asha 12" for a side of the deal; Azi's winnings signed ("Asha +40"). */
 function sideScore(match, side, points) {
-  const name = match.game === "hasenpfeffer" ? teamName(match, side) : seatName(match, side);
+  const name = sideName(match, side);
   return points > 0 && match.game === "azi" ? t("replay.sideGain", { name, points }) : t("replay.sideScore", { name, points });
 }
 
@@ -318,7 +329,7 @@ function pointsText(match, deal) {
 }
 
 function dealEndPanel(match, end) {
-  const sides = match.game === "hasenpfeffer" ? [0, 1] : end.points.map((_, i) => i);
+  const sides = end.points.map((_, i) => i);
   const detail = end.detail || {};
   let summary = "";
   if (match.game === "hazari" && detail.rounds_won) {
@@ -334,7 +345,7 @@ function dealEndPanel(match, end) {
     else summary = detail.made ? t("replay.bidMade", words) : t("replay.bidSet", words);
   }
   const scores = listNodes(sides.map((side) => h("span", { class: "deal-points", dataset: { side: String(side) } },
-    t("replay.sideScore", { name: match.game === "hasenpfeffer" ? teamName(match, side) : seatName(match, side), points: end.points[side] }))));
+    t("replay.sideScore", { name: sideName(match, side), points: end.points[side] }))));
   return h("section", { class: "deal-result replay-deal-end", id: "replay-deal-end", "aria-label": t("replay.dealResult", { deal: end.number }) },
     h("p", {}, ...withNodes(match.game === "azi" ? t("replay.dealOverChips", { deal: end.number })
       : t("replay.dealOverPoints", { deal: end.number }), { scores: h("span", {}, scores) })),
@@ -347,6 +358,7 @@ function handView(match, step, seat) {
   const name = seatName(match, seat);
   const entry = match.seats.find((s) => s.seat === seat) || {};
   const acting = step.seat === seat;
+  const team = teamsOf(match).findIndex((members) => members.includes(seat));
   const label = cards === null ? t("replay.handOut", { name, seat: seat + 1 })
     : t("replay.handCards", { name, seat: seat + 1, count: cards.length });
   let body;
@@ -367,7 +379,7 @@ function handView(match, step, seat) {
     "aria-label": label },
   h("h3", {}, h("span", { class: "seat-no" }, formatNumber(seat + 1)), " ",
     entry.player_id ? h("a", { href: `#/player/${encodeURIComponent(entry.player_id)}` }, name) : name,
-    match.game === "hasenpfeffer" ? h("span", { class: `badge team-${seat % 2}` }, seat % 2 ? t("replay.teamLetterB") : t("replay.teamLetterA")) : null,
+    team >= 0 ? h("span", { class: `badge team-${team}` }, team ? t("replay.teamLetterB") : t("replay.teamLetterA")) : null,
     step.badges[seat].map((text) => h("span", { class: "badge" }, text))),
   h("p", { class: "replay-note" }, step.notes[seat] || "\u00a0"),
   body,
@@ -396,7 +408,7 @@ function tableView(match, step) {
   }
   if (step.tricks.length && match.game !== "hazari") {
     const taken = step.tricks.map((trick) => t("replay.trickTaker", { trick: trick.number,
-      name: trick.team !== null && trick.team !== undefined ? teamName(match, trick.team) : seatName(match, trick.seat) }));
+      name: seatName(match, trick.seat) }));
     parts.push(h("p", { class: "muted" }, t("replay.tricksTaken", { tricks: taken.join("; ") })));
   }
   return h("section", { class: "replay-centre", "aria-label": t("replay.table") }, parts);
@@ -465,7 +477,7 @@ function dealList(match, go) {
 }
 
 function finishedText(match) {
-  const winners = match.result.winners.map((w) => (match.game === "hasenpfeffer" ? teamName(match, w) : seatName(match, w)));
+  const winners = match.result.winners.map((w) => sideName(match, w));
   return winners.length ? t("replay.matchOverWonBy", { names: formatList(winners) }) : t("replay.matchOverNoWinner");
 }
 
