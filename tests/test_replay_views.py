@@ -148,10 +148,10 @@ def test_bad_requests_are_refused_and_change_nothing(http: TestClient, matches: 
     path = f"/api/matches/{match_id}/replay"
     before = http.get(f"/api/matches/{match_id}").json()
     assert refusal(http, "/api/matches/nothere/replay") == (404, "match/not_found")
-    assert refusal(http, path, deal=2) == (422, "request/bad_deal")
+    assert refusal(http, path, deal=2) == (422, "request/invalid")
     assert refusal(http, path, deal=0) == (422, "request/invalid")
     assert refusal(http, path, deal="one") == (422, "request/invalid")
-    assert refusal(http, path, seat=4) == (422, "request/bad_seat")
+    assert refusal(http, path, seat=4) == (422, "request/invalid")
     assert refusal(http, path, seat=-1) == (422, "request/invalid")
     assert refusal(http, path, step=3) == (400, "request/unknown_filter")
     assert http.get(f"/api/matches/{match_id}").json() == before

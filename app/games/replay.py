@@ -47,9 +47,9 @@ class ReplayedStep:
     view: JSON
 
 
-def _transition(match: Match[Any, Any], seat: int | None, action: JSON,
+def replay_events(match: Match[Any, Any], seat: int | None, action: JSON,
                 decks: Mapping[int, Sequence[Card]]) -> tuple[JSON, ...]:
-    """The events of one logged step, performed on ``match`` (as :func:`replay_step` reads it)."""
+    """Perform one logged step on ``match`` (read as :func:`replay_step` reads it); its events."""
     if seat is None and action.get("kind") == "deal":
         return match.deal(decks[int(action["deal"])])
     if seat is None and action.get("kind") == "auto":
@@ -97,10 +97,10 @@ def replay_views(engine: Engine[Any, Any], options: Mapping[str, Any], seating: 
     ``shown``, that step replayed with ``show`` of the state after it."""
     match = Match.start(engine, options, seating)
     for seat, action in steps[:shown.start]:
-        _transition(match, seat, action, decks)
+        replay_events(match, seat, action, decks)
     before = show(match.state)
     replayed = []
     for seat, action in steps[shown.start:shown.stop]:
-        events = _transition(match, seat, action, decks)
+        events = replay_events(match, seat, action, decks)
         replayed.append(ReplayedStep(seat, action, events, show(match.state)))
     return before, replayed

@@ -39,7 +39,7 @@ def deal_steps(detail: dict[str, Any], deal: int) -> range:
     """Where the steps of ``deal`` lie in the match's log (which holds them one after another)."""
     places = [index for index, entry in enumerate(detail["actions"]) if entry["deal"] == deal]
     if not places:
-        raise ApiError(422, "request/bad_deal", f"match {detail['id']!r} has deals 1 to "
+        raise ApiError(422, "request/invalid", f"match {detail['id']!r} has deals 1 to "
                                                 f"{len(detail['deals'])}, not {deal}")
     return range(places[0], places[-1] + 1)
 
@@ -57,7 +57,7 @@ async def read_replay(
     detail = await finished_match(store, match_id)
     players = len(detail["seats"])
     if seat is not None and seat >= players:
-        raise ApiError(422, "request/bad_seat", f"match {match_id!r} has seats 0 to {players - 1}, "
+        raise ApiError(422, "request/invalid", f"match {match_id!r} has seats 0 to {players - 1}, "
                                                 f"not {seat}")
     shown = deal_steps(detail, deal)
     engine = ENGINES[detail["game"]]
