@@ -18,15 +18,9 @@ def replay_step(engine: Engine[Any, Any], state: Any, seat: int | None, action: 
     """Apply one logged step: ``{"kind": "deal", "deal": n}`` deals deck ``n``, ``{"kind": "auto"}``
     is a forced step, ``{"kind": "close"}`` closes a table (games that have tables, such as Azi);
     anything else is ``seat``'s action."""
-    if seat is None and action.get("kind") == "deal":
-        return engine.deal(state, decks[int(action["deal"])]).state
-    if seat is None and action.get("kind") == "auto":
-        return engine.auto_step(state).state
-    if seat is None and action.get("kind") == "close":
-        return engine.close(state).state  # type: ignore[attr-defined]
-    if seat is None:
-        raise ValueError(f"a logged step without a seat must be a deal or an automatic step: {action}")
-    return engine.apply(state, seat, engine.parse_action(action)).state
+    match = Match(engine, state)
+    replay_events(match, seat, action, decks)
+    return match.state
 
 
 def replay(engine: Engine[Any, Any], options: Mapping[str, Any], seating: Seating,
@@ -48,8 +42,8 @@ class ReplayedStep:
 
 
 def replay_events(match: Match[Any, Any], seat: int | None, action: JSON,
-                decks: Mapping[int, Sequence[Card]]) -> tuple[JSON, ...]:
-    """Perform one logged step on ``match`` (read as :func:`replay_step` reads it); its events."""
+                  decks: Mapping[int, Sequence[Card]]) -> tuple[JSON, ...]:
+    """Perform one logged step on ``match`` (as :func:`replay_step` reads it); its events."""
     if seat is None and action.get("kind") == "deal":
         return match.deal(decks[int(action["deal"])])
     if seat is None and action.get("kind") == "auto":
