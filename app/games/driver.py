@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Self, TypeVar
 
 from app.games.base import JSON, Engine, Outcome, Seating, Transition
 from app.games.cards import Card
@@ -80,7 +80,7 @@ class Match(Generic[S, A]):
         self.state = state
 
     @classmethod
-    def start(cls, engine: Engine[S, A], options: Mapping[str, Any], seating: Seating) -> Match[S, A]:
+    def start(cls, engine: Engine[S, A], options: Mapping[str, Any], seating: Seating) -> Self:
         return cls(engine, engine.start(options, seating))
 
     def next(self) -> NextStep:
@@ -160,8 +160,7 @@ class RecordedMatch(Match[S, A]):
         self.steps: list[tuple[int | None, JSON]] = []
 
     @classmethod
-    def start(cls, engine: Engine[S, A], options: Mapping[str, Any],
-              seating: Seating) -> RecordedMatch[S, A]:
+    def start(cls, engine: Engine[S, A], options: Mapping[str, Any], seating: Seating) -> Self:
         full = engine.make_options(options)
         return cls(engine, engine.start(full, seating), full, seating)
 
