@@ -9,18 +9,29 @@ from typing import Any
 
 from app.games.base import JSON, Engine, Seating, Transition
 from app.games.cards import Card, parse_cards
-from app.games.driver import Match
 from app.games.hazari.combos import category_of, key_of
+
+
+def replay_transition(engine: Engine[Any, Any], state: Any, seat: int | None, action: JSON,
+                      decks: Mapping[int, Sequence[Card]]) -> Transition[Any]:
+    """Apply one logged step: ``{"kind": "deal", "deal": n}`` deals deck ``n``, ``{"kind": "auto"}``
+    is a forced step, ``{"kind": "close"}`` closes a table (games that have tables, such as Azi);
+    anything else is ``seat``'s action. The new state and the step's events."""
+    if seat is None and action.get("kind") == "deal":
+        return engine.deal(state, decks[int(action["deal"])])
+    if seat is None and action.get("kind") == "auto":
+        return engine.auto_step(state)
+    if seat is None and action.get("kind") == "close":
+        return engine.close(state)  # type: ignore[attr-defined, no-any-return]
+    if seat is None:
+        raise ValueError(f"a logged step without a seat must be a deal or an automatic step: {action}")
+    return engine.apply(state, seat, engine.parse_action(action))
 
 
 def replay_step(engine: Engine[Any, Any], state: Any, seat: int | None, action: JSON,
                 decks: Mapping[int, Sequence[Card]]) -> Any:
-    """Apply one logged step: ``{"kind": "deal", "deal": n}`` deals deck ``n``, ``{"kind": "auto"}``
-    is a forced step, ``{"kind": "close"}`` closes a table (games that have tables, such as Azi);
-    anything else is ``seat``'s action."""
-    match = Match(engine, state)
-    replay_events(match, seat, action, decks)
-    return match.state
+    """The state after one logged step (:func:`replay_transition`)."""
+    return replay_transition(engine, state, seat, action, decks).state
 
 
 def replay(engine: Engine[Any, Any], options: Mapping[str, Any], seating: Seating,
@@ -39,22 +50,6 @@ class ReplayedStep:
     action: JSON
     events: tuple[JSON, ...]
     view: JSON
-
-
-def replay_events(match: Match[Any, Any], seat: int | None, action: JSON,
-                  decks: Mapping[int, Sequence[Card]]) -> tuple[JSON, ...]:
-    """Perform one logged step on ``match`` (as :func:`replay_step` reads it); its events."""
-    if seat is None and action.get("kind") == "deal":
-        return match.deal(decks[int(action["deal"])])
-    if seat is None and action.get("kind") == "auto":
-        return match.auto_step()
-    if seat is None and action.get("kind") == "close":
-        closed: Transition[Any] = match.engine.close(match.state)  # type: ignore[attr-defined]
-        match.state = closed.state
-        return closed.events
-    if seat is None:
-        raise ValueError(f"a logged step without a seat must be a deal or an automatic step: {action}")
-    return match.act(seat, match.engine.parse_action(action))
 
 
 def seat_view(engine: Engine[Any, Any], state: Any, seat: int | None) -> JSON:
@@ -89,12 +84,11 @@ def replay_views(engine: Engine[Any, Any], options: Mapping[str, Any], seating: 
                  shown: range, show: Callable[[Any], JSON]) -> tuple[JSON, list[ReplayedStep]]:
     """Replay ``steps`` and return ``show(state)`` before step ``shown.start`` and, for every step in
     ``shown``, that step replayed with ``show`` of the state after it."""
-    match = Match.start(engine, options, seating)
-    for seat, action in steps[:shown.start]:
-        replay_events(match, seat, action, decks)
-    before = show(match.state)
+    state = replay(engine, options, seating, decks, steps[:shown.start])
+    before = show(state)
     replayed = []
     for seat, action in steps[shown.start:shown.stop]:
-        events = replay_events(match, seat, action, decks)
-        replayed.append(ReplayedStep(seat, action, events, show(match.state)))
+        moved = replay_transition(engine, state, seat, action, decks)
+        state = moved.state
+        replayed.append(ReplayedStep(seat, action, moved.events, show(state)))
     return before, replayed

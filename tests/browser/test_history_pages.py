@@ -24,10 +24,9 @@ from playwright.sync_api import Browser, Page, expect
 
 from app.games.base import Seating
 from app.games.cards import card_texts, hasenpfeffer_deck, parse_cards, standard_deck
-from app.games.driver import Match
 from app.games.hazari.arrangements import split_groups, valid_splits
 from app.games.registry import ENGINES
-from app.games.replay import replay_events
+from app.games.replay import replay_transition
 
 pytestmark = pytest.mark.browser
 
@@ -157,14 +156,15 @@ def engine_replay(match: dict[str, Any]) -> tuple[list[list[list[str]]], list[in
     engine = ENGINES[match["game"]]
     seats = len(match["seats"])
     stacks = tuple(match["stacks"]) if match["stacks"] else None
-    played = Match.start(engine, match["options"], Seating(seats, match["first_dealer"], stacks))
+    state = engine.start(match["options"], Seating(seats, match["first_dealer"], stacks))
     decks = {deal["number"]: parse_cards(deal["deck"]) for deal in match["deals"]}
-    hands = [[sorted(engine.view(played.state, seat)["hand"]) for seat in range(seats)]]
+    hands = [[sorted(engine.view(state, seat)["hand"]) for seat in range(seats)]]
     takers: list[int | None] = [None]
     for entry in sorted(match["actions"], key=lambda entry: entry["seq"]):
-        events = replay_events(played, entry["seat"], entry["action"], decks)
-        hands.append([sorted(engine.view(played.state, seat)["hand"]) for seat in range(seats)])
-        taken = [event["winner"] for event in events if event["type"] in ("trick", "round")]
+        moved = replay_transition(engine, state, entry["seat"], entry["action"], decks)
+        state = moved.state
+        hands.append([sorted(engine.view(state, seat)["hand"]) for seat in range(seats)])
+        taken = [event["winner"] for event in moved.events if event["type"] in ("trick", "round")]
         takers.append(taken[-1] if taken else None)
     return hands, takers
 
