@@ -17,7 +17,7 @@ from support.played_matches import app_client, concrete, play_out
 from app.games.base import JSON, Engine, Seating
 from app.games.cards import parse_cards
 from app.games.registry import ENGINES
-from app.games.replay import replay
+from app.games.replay import replay, replay_transition
 
 
 @pytest.fixture
@@ -37,15 +37,7 @@ def replay_from_api(detail: JSON) -> tuple[dict[int, list[int]], Any]:
     state = engine.start(detail["options"], seating)
     points: dict[int, list[int]] = {}
     for seat, action in steps:
-        kind = action.get("kind")
-        if seat is None and kind == "deal":
-            step = engine.deal(state, decks[int(action["deal"])])
-        elif seat is None and kind == "auto":
-            step = engine.auto_step(state)
-        elif seat is None and kind == "close":
-            step = engine.close(state)  # type: ignore[attr-defined]
-        else:
-            step = engine.apply(state, seat, engine.parse_action(action))
+        step = replay_transition(engine, state, seat, action, decks)
         for event in step.events:
             if event["type"] == "deal_end":
                 points[event["number"]] = list(event["points"])
