@@ -11,11 +11,11 @@ from contextlib import ExitStack
 from typing import Any
 
 import pytest
-from azi_support import AZI_PACK
 from starlette.testclient import TestClient
 from support import Client, seat_all, seat_owner_with_bots
-from test_history_api import hazari_match, people
-from test_replays import app_client, play_out, with_bots
+from support.azi import AZI_PACK
+from support.hazari import hazari_match
+from support.played_matches import app_client, people, play_out, with_bots
 
 from app.games.base import JSON, Seating
 from app.games.cards import parse_cards

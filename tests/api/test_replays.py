@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 from support import Client, game_result
-from support.played_matches import app_client, concrete, play_out
+from support.played_matches import app_client, concrete, play_out, with_bots
 
 from app.games.base import JSON, Engine, Seating
 from app.games.cards import parse_cards
@@ -57,22 +57,6 @@ def check_replay(http: TestClient, match_id: str) -> JSON:
     outcome = ENGINES[detail["game"]].outcome(final)
     assert outcome is not None and outcome.to_json() == game_result(detail["result"])
     return detail
-
-
-def with_bots(http: TestClient, game: str, options: dict[str, Any], bots: int, seed: int) -> str:
-    """One guest at seat 0 and random bots after it play a whole match; returns the match id."""
-    owner = Client(http, f"Replayer {game}")
-    room_id = owner.create_room(game, options, private=True)
-    with owner.connected(room_id):
-        owner.send({"type": "sit", "seat": 0})
-        owner.state_where(lambda m: m["room"]["seats"][0]["player_id"] == owner.id)
-        for seat in range(1, bots + 1):
-            owner.send({"type": "add_bot", "seat": seat, "level": "random"})
-        owner.state_where(lambda m: all(s["bot"] for s in m["room"]["seats"][1:bots + 1]))
-        owner.send({"type": "start"})
-        final = play_out({0: owner}, random.Random(seed))
-    match_id: str = final["room"]["match_id"]
-    return match_id
 
 
 # Random bots bid at random in Hasenpfeffer, which ruins both sides: only a target of 1 ends for sure.

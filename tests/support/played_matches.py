@@ -153,3 +153,19 @@ def play_out(humans: Mapping[int, Client], rng: random.Random, *, leave: bool = 
 def people(http: TestClient, prefix: str, count: int) -> list[Client]:
     tag = random.Random().randrange(10**6)
     return [Client(http, f"{prefix}{tag}-{number}") for number in range(count)]
+
+
+def with_bots(http: TestClient, game: str, options: dict[str, Any], bots: int, seed: int) -> str:
+    """One guest at seat 0 and random bots after it play a whole match; returns the match id."""
+    owner = Client(http, f"Replayer {game}")
+    room_id = owner.create_room(game, options, private=True)
+    with owner.connected(room_id):
+        owner.send({"type": "sit", "seat": 0})
+        owner.state_where(lambda m: m["room"]["seats"][0]["player_id"] == owner.id)
+        for seat in range(1, bots + 1):
+            owner.send({"type": "add_bot", "seat": seat, "level": "random"})
+        owner.state_where(lambda m: all(s["bot"] for s in m["room"]["seats"][1:bots + 1]))
+        owner.send({"type": "start"})
+        final = play_out({0: owner}, random.Random(seed))
+    match_id: str = final["room"]["match_id"]
+    return match_id
