@@ -15,7 +15,7 @@ from support import Client, Message, cards, deck_for_hands, make_settings
 
 from app.config import Settings
 from app.db import models
-from app.db.store import player_account, pot_account
+from app.db.ledger import player_account, pot_account
 from app.games.cards import azi_deck
 
 AZI_PACK = [str(card) for card in azi_deck()]

@@ -29,7 +29,7 @@ from azi_support import (
 from starlette.testclient import TestClient
 from support import Client, Message
 
-from app.db.store import bot_account, player_account, pot_account
+from app.db.ledger import bot_account, player_account, pot_account
 from app.main import create_app
 
 SEED = 20240611

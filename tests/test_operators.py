@@ -19,7 +19,8 @@ from test_socket_auth import closing, refusal
 
 from app.cli import main
 from app.db import models, operators
-from app.db.store import new_id, player_account, pot_account
+from app.db.ids import new_id
+from app.db.ledger import player_account, pot_account
 
 REASON = {"reason": "testing the console"}
 

@@ -13,18 +13,11 @@ from sqlalchemy import Text, column, event, select
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from app.db import models
+from app.db.ids import new_id, now
+from app.db.ledger import player_account, pot_account
 from app.db.session import close_engine, make_engine, make_sessionmaker
-from app.db.store import (
-    ChipMove,
-    DealtDeck,
-    LoggedAction,
-    StepRecord,
-    Store,
-    new_id,
-    now,
-    player_account,
-    pot_account,
-)
+from app.db.step_rows import ChipMove, DealtDeck, LoggedAction, StepRecord
+from app.db.store import Store
 
 COMMITS: list[str] = []
 
