@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from app.rooms.connection import Connection
     from app.rooms.room import Room
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("app.rooms.room")  # a room's lines, from any of its parts (docs/operations.md)
 
 WAITING_VIEW: JSON = {"phase": "waiting", "to_act": [], "hand": [], "scores": []}
 

@@ -25,7 +25,7 @@ from app.rooms.status import RoomStatus
 if TYPE_CHECKING:
     from app.rooms.room import Room
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("app.rooms.room")  # a room's lines, from any of its parts (docs/operations.md)
 
 
 class Lifecycle:
