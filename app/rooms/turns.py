@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from app.games.base import JSON
-from app.games.driver import AutoStepDue, DealNeeded, MatchOver, SeatsToAct
+from app.games.driver import AutoStepDue, DealNeeded, SeatsToAct
 from app.rooms.errors import StepNotStored
 from app.rooms.pipeline import nothing
 from app.rooms.timing import DealPause
@@ -94,9 +94,9 @@ class Turns:
         if self._auto_task is None and isinstance(due, DealNeeded | AutoStepDue):
             pause = 0.0 if room.deals == 0 else room.timing.auto_pause
             self._auto_task = self.spawn(self._auto_after(pause))
-        if due is None or isinstance(due, MatchOver):
+        if not isinstance(due, SeatsToAct):
             return
-        for seat in room.engine.to_act(room.state):
+        for seat in due.seats:
             occupant = room.seats[seat]
             level = occupant.bot_level if occupant is not None else None
             if level is not None and seat not in self._bot_tasks:
