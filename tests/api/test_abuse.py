@@ -16,8 +16,9 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from support import Client, Message, make_settings, seat_all
 
+from app.db.ledger import player_account, pot_account
 from app.db.session import close_engine, make_engine, make_sessionmaker
-from app.db.store import Store, player_account, pot_account
+from app.db.store import Store
 from app.games.cards import standard_deck
 from app.main import create_app
 

@@ -25,7 +25,8 @@ from support.played_matches import app_client, people, play_out
 from app.db import migrate
 from app.db.history import HistoryFilter, encode_cursor, explain_list
 from app.db.session import close_engine, make_engine, make_sessionmaker
-from app.db.store import Store, hash_token
+from app.db.store import Store
+from app.db.tokens import hash_token
 
 
 @pytest.fixture

@@ -18,7 +18,8 @@ from support.played_matches import app_client
 
 from app.cli import main
 from app.db import models
-from app.db.store import new_id, player_account, pot_account
+from app.db.ids import new_id
+from app.db.ledger import player_account, pot_account
 
 REASON = {"reason": "testing the console"}
 

@@ -20,11 +20,14 @@ from starlette.testclient import TestClient
 from support import Client, make_settings, query
 
 from app.db import migrate, models
-from app.db.store import BANK, ChipMove, StepRecord, Store, now, player_account
+from app.db.ids import now
+from app.db.ledger import BANK, player_account
+from app.db.step_rows import ChipMove, StepRecord
+from app.db.store import Store
 from app.games.base import Rejection
 from app.main import create_app
+from app.rooms.connection import Connection
 from app.rooms.manager import RoomManager
-from app.rooms.seating import Connection
 
 TABLES = 5
 PLAYERS = 10

@@ -13,13 +13,9 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from support.db import COMMITS, new_match, open_store, step
 
 from app.db import models
-from app.db.store import (
-    DealtDeck,
-    StepRecord,
-    Store,
-    player_account,
-    pot_account,
-)
+from app.db.ledger import player_account, pot_account
+from app.db.step_rows import DealtDeck, StepRecord
+from app.db.store import Store
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from support import Client, Message, make_settings, query
 from support.azi import CALL, AziTable, azi_deck_for, bet, match_transfers, options_with, play
 
 from app.db import models
-from app.db.store import bot_account
+from app.db.ledger import bot_account
 from app.main import create_app
 
 STARTING = 1000

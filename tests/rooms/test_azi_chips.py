@@ -29,7 +29,7 @@ from support.azi import (
     unthrottled_settings,
 )
 
-from app.db.store import bot_account, player_account, pot_account
+from app.db.ledger import bot_account, player_account, pot_account
 from app.main import create_app
 
 SEED = 20240611

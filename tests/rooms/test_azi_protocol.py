@@ -195,8 +195,7 @@ def wait_until_idle(http: TestClient, room_id: str) -> None:
     room = http.app.state.rooms.rooms[room_id]  # type: ignore[attr-defined]
 
     async def idle() -> None:
-        while pending := [task for task in (room._auto_task, *room._bot_tasks.values())
-                          if task is not None and not task.done()]:
+        while pending := room.turns.pending():
             await asyncio.wait(pending)
 
     http.portal.call(idle)  # type: ignore[union-attr]

@@ -32,9 +32,10 @@ from app.db.store import Store
 from app.games.registry import ENGINES
 from app.rooms.bots import decide
 from app.rooms.chat import REACTIONS
+from app.rooms.connection import Connection
 from app.rooms.manager import RoomManager
 from app.rooms.room import Room
-from app.rooms.seating import Connection, Timing
+from app.rooms.timing import Timing
 
 DEALS = 1000
 HISTORY_POLL_SECONDS = 0.2

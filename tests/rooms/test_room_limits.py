@@ -13,11 +13,12 @@ from starlette.testclient import TestClient
 from support import Client, make_settings, query
 
 from app.db import models
+from app.db.ids import now
 from app.db.session import close_engine, make_engine, make_sessionmaker
-from app.db.store import Store, now
+from app.db.store import Store
 from app.main import create_app
 from app.rooms.manager import RoomManager
-from app.rooms.seating import Timing
+from app.rooms.timing import Timing
 
 IDLE = timedelta(minutes=30)
 

@@ -14,7 +14,7 @@ from starlette.testclient import TestClient
 
 from app.config import Settings
 from app.db import models
-from app.db.store import player_account, pot_account
+from app.db.ledger import player_account, pot_account
 from app.games.cards import azi_deck
 from support import Client, Message, cards, deck_for_hands, make_settings
 

@@ -13,8 +13,11 @@ from pathlib import Path
 from sqlalchemy import event, select, update
 
 from app.db import models
+from app.db.ids import new_id, now
+from app.db.ledger import player_account
 from app.db.session import close_engine, make_engine, make_sessionmaker
-from app.db.store import ChipMove, LoggedAction, StepRecord, Store, new_id, now, player_account
+from app.db.step_rows import ChipMove, LoggedAction, StepRecord
+from app.db.store import Store
 
 COMMITS: list[str] = []
 

@@ -10,10 +10,12 @@ from app.games.base import (
     JSON,
     GameOver,
     IllegalAction,
+    MoneyRules,
     NotYourTurn,
     OptionSpec,
     Outcome,
     Seating,
+    SessionEnd,
     Transition,
 )
 from app.games.cards import Card
@@ -52,6 +54,10 @@ class AziEngine:
     max_seats = table.MAX_SEATS
     option_specs: tuple[OptionSpec, ...] = azi_options.OPTION_SPECS
 
+    @property
+    def chips(self) -> MoneyRules[AziState]:
+        return _CHIPS
+
     def full_deck(self) -> tuple[Card, ...]:
         return DECK
 
@@ -77,7 +83,7 @@ class AziEngine:
     def close(self, state: AziState, during_game: bool = False) -> Transition[AziState]:
         """The room owner ends the session between games; an operator also during a game, which is
         then void and its pot returned (``table.close``)."""
-        return _transition(table.close(state, during_game))
+        return _close(state, during_game)
 
     def to_act(self, state: AziState) -> tuple[int, ...]:
         return to_act(state)
@@ -153,3 +159,13 @@ def concrete_action(entry: JSON, offset: int = 0) -> AziAction:
 def _transition(step: Step) -> Transition[AziState]:
     state, events = step
     return Transition(state, tuple(events))
+
+
+def _close(state: AziState, during_game: bool) -> Transition[AziState]:
+    return _transition(table.close(state, during_game))
+
+
+_CHIPS = MoneyRules(ante=lambda options: int(options["stake"]), buy_in=True,
+                    session_end=SessionEnd.CLOSE, close=_close)
+"""Every participant antes the stake (AZ-5) from the stack he bought in with; a session has no
+target (AZ-15)."""
