@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from app.games.azi.actions import AziAction, Play
 from app.games.azi.pot import award_pot
 from app.games.azi.ranking import play_error
@@ -52,15 +54,15 @@ def apply_play(state: AziState, seat: int, action: AziAction) -> Step:
     card = action.card
     if card not in playable_cards(state, seat):
         raise _refusal(state, seat, card)
-    hand = tuple(held for held in state.hands[seat] if held != card)
     trick = (*state.trick, (seat, card))
-    in_deal = state.in_deal
-    state = evolve(state, hands=put_at(state.hands, seat, hand), trick=trick,
-                   played=(*state.played, (seat, card)))
+    played = {"hands": put_at(state.hands, seat, tuple(held for held in state.hands[seat]
+                                                       if held != card)),
+              "played": (*state.played, (seat, card))}
     events: list[JSON] = [{"type": "play", "seat": seat, "card": str(card)}]
+    in_deal = state.in_deal
     if len(trick) < len(in_deal):
-        return evolve(state, turn=state.next_clockwise(seat, in_deal)), events
-    return _close_trick(state, events)
+        return evolve(state, played, trick=trick, turn=state.next_clockwise(seat, in_deal)), events
+    return _close_trick(state, played, trick, events)
 
 
 def _refusal(state: AziState, seat: int, card: Card) -> IllegalAction:
@@ -74,16 +76,17 @@ def _refusal(state: AziState, seat: int, card: Card) -> IllegalAction:
     return IllegalAction(f"cannot play {card}: {message}", code=code)
 
 
-def _close_trick(state: AziState, events: list[JSON]) -> Step:
-    """AZ-8/AZ-9: the winner leads next; two tricks win the game, three single tricks are an
-    Azi."""
+def _close_trick(state: AziState, played: Mapping[str, object], trick: tuple[tuple[int, Card], ...],
+                 events: list[JSON]) -> Step:
+    """AZ-8/AZ-9: the last card of ``trick`` was ``played``; the winner leads next; two tricks win
+    the game, three single tricks are an Azi."""
     assert state.exposed is not None
     strength = STRENGTHS[SUIT_INDEX[state.exposed.suit], state.six_on_scene]
-    winner = trick_winner([(seat, INDEX[card]) for seat, card in state.trick], strength)
+    winner = trick_winner([(seat, INDEX[card]) for seat, card in trick], strength)
     won = add_at(state.tricks_won, winner, 1)
     events.append({"type": "trick", "number": sum(won), "winner": winner,
-                   "cards": [{"seat": seat, "card": str(card)} for seat, card in state.trick]})
-    state = evolve(state, tricks_won=won, tricks=(*state.tricks, (winner, state.trick)),
+                   "cards": [{"seat": seat, "card": str(card)} for seat, card in trick]})
+    state = evolve(state, played, tricks_won=won, tricks=(*state.tricks, (winner, trick)),
                    trick=(), leader=winner, turn=winner)
     result = deal_result(won, winner)
     if result == GOES_ON:

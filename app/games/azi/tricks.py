@@ -75,7 +75,11 @@ def trick_winner(trick: Sequence[tuple[int, int]], strength: Strength) -> int:
     """Who wins ``trick`` (``(player, card)`` in play order): the highest trump, else the highest
     card of the led suit (AZ-8)."""
     row = strength[SUIT_OF[trick[0][1]]]
-    return max(trick, key=lambda played: row[played[1]])[0]
+    winner, best = trick[0][0], row[trick[0][1]]
+    for player, card in trick:
+        if row[card] > best:
+            winner, best = player, row[card]
+    return winner
 
 
 def deal_result(won: Sequence[int], winner: int) -> int:
@@ -100,10 +104,10 @@ def play_out(hands: list[list[int]], trick: list[tuple[int, int]], leader: int, 
     The winner, or :data:`AZI`. Mutates its arguments."""
     players = len(hands)
     while True:
-        while len(trick) < players:
-            player = (leader + len(trick)) % players
+        for step in range(len(trick), players):
+            player = (leader + step) % players
             hand = hands[player]
-            card = policy(hand, trick, strength, trump, len(trick) == players - 1)
+            card = policy(hand, trick, strength, trump, step == players - 1)
             hand.remove(card)
             trick.append((player, card))
         winner = trick_winner(trick, strength)
