@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from app.games.azi.actions import AziAction, Bet, Call, Fold, Raise
 from app.games.azi.options import PER_PLAYER, POT_LIMIT
 from app.games.azi.play import start_play
@@ -95,7 +97,7 @@ def apply_betting(state: AziState, seat: int, action: AziAction) -> Step:
                             "call, raise or fold (AZ-7.3)", code="action/already_open")
     else:
         raise wrong_phase(state, action.to_json())
-    return _next(state, seat, events)
+    return _next(state, events)
 
 
 def _open(state: AziState, seat: int, action: AziAction) -> Step:
@@ -156,7 +158,7 @@ def _bid(state: AziState, seat: int, to: int, reason: str, raises: int) -> Step:
     answer = tuple(other for other in state.in_deal if other != seat and stacks[other] > 0)
     state = evolve(state, **changes, bets=put_at(state.bets, seat, to),
                    bids=put_at(state.bids, seat, state.bids[seat] + 1), high=to, high_bidder=seat,
-                   raises=state.raises + raises, pending=answer)
+                   raises=state.raises + raises, **_answered_by(state, seat, answer))
     key = "amount" if reason == "bet" else "to"
     return state, [chips_event(seat, -amount, reason), {"type": reason, "seat": seat, key: to}]
 
@@ -165,22 +167,32 @@ def _call(state: AziState, seat: int) -> Step:
     """AZ-7.3: pay up to the high bet, or the whole stack when short (all-in for less)."""
     need = state.high - state.bets[seat]
     amount = min(need, state.stacks[seat])
-    state = evolve(state, **paid_in(state, seat, amount),
-                   bets=put_at(state.bets, seat, state.bets[seat] + amount),
-                   pending=tuple(other for other in state.pending if other != seat))
+    state = evolve(state, paid_in(state, seat, amount), _answered(state, seat),
+                   bets=put_at(state.bets, seat, state.bets[seat] + amount))
     return state, [chips_event(seat, -amount, "call"),
                    {"type": "call", "seat": seat, "amount": amount, "all_in": state.stacks[seat] == 0}]
 
 
 def _fold(state: AziState, seat: int) -> Step:
-    state = evolve(state, folded=put_at(state.folded, seat, True),
-                   pending=tuple(other for other in state.pending if other != seat))
+    state = evolve(state, _answered(state, seat), folded=put_at(state.folded, seat, True))
     return state, [{"type": "fold", "seat": seat}]
 
 
-def _next(state: AziState, seat: int, events: list[JSON]) -> Step:
+def _answered(state: AziState, seat: int) -> dict[str, Any]:
+    """The changes once ``seat`` has answered the high bet (a call or a fold)."""
+    return _answered_by(state, seat, tuple(other for other in state.pending if other != seat))
+
+
+def _answered_by(state: AziState, seat: int, pending: tuple[int, ...]) -> dict[str, Any]:
+    """The seats still to answer after ``seat`` acted, and whose turn it is then: the next of
+    them clockwise (AZ-7.2)."""
+    turn = state.next_clockwise(seat, pending) if pending else None
+    return {"pending": pending, "turn": turn}
+
+
+def _next(state: AziState, events: list[JSON]) -> Step:
     """AZ-7.4: a lone survivor takes the pot unseen (AZ-12); when nobody is due to act, the high
-    bidder leads (AZ-7.5); else the next seat due to act, clockwise."""
+    bidder leads (AZ-7.5); else the seat whose turn the action made it bets next."""
     in_deal = state.in_deal
     if len(in_deal) == 1:
         return award_pot(state, in_deal[0], "folds", events)
@@ -188,7 +200,7 @@ def _next(state: AziState, seat: int, events: list[JSON]) -> Step:
         assert state.high_bidder is not None
         events.append({"type": "betting_end", "high": state.high, "leader": state.high_bidder})
         return start_play(state, state.high_bidder, events)
-    return evolve(state, turn=state.next_clockwise(seat, state.pending)), events
+    return state, events
 
 
 def _cap_problem(state: AziState, seat: int) -> tuple[str, str] | None:

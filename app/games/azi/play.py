@@ -17,6 +17,7 @@ from app.games.azi.tricks import (
     INDEX,
     STRENGTHS,
     SUIT_INDEX,
+    TEXT,
     deal_result,
     playable,
     trick_winner,
@@ -58,7 +59,7 @@ def apply_play(state: AziState, seat: int, action: AziAction) -> Step:
     played = {"hands": put_at(state.hands, seat, tuple(held for held in state.hands[seat]
                                                        if held != card)),
               "played": (*state.played, (seat, card))}
-    events: list[JSON] = [{"type": "play", "seat": seat, "card": str(card)}]
+    events: list[JSON] = [{"type": "play", "seat": seat, "card": TEXT[card]}]
     in_deal = state.in_deal
     if len(trick) < len(in_deal):
         return evolve(state, played, trick=trick, turn=state.next_clockwise(seat, in_deal)), events
@@ -85,7 +86,7 @@ def _close_trick(state: AziState, played: Mapping[str, object], trick: tuple[tup
     winner = trick_winner([(seat, INDEX[card]) for seat, card in trick], strength)
     won = add_at(state.tricks_won, winner, 1)
     events.append({"type": "trick", "number": sum(won), "winner": winner,
-                   "cards": [{"seat": seat, "card": str(card)} for seat, card in trick]})
+                   "cards": [{"seat": seat, "card": TEXT[card]} for seat, card in trick]})
     state = evolve(state, played, tricks_won=won, tricks=(*state.tricks, (winner, trick)),
                    trick=(), leader=winner, turn=winner)
     result = deal_result(won, winner)

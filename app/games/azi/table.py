@@ -72,9 +72,10 @@ def deal(state: AziState, deck: Sequence[Card]) -> Step:
         state, events = _begin_game(state)
     order = state.clockwise_after(state.button, state.participants)
     count = state.options.hand_size * len(order)
+    dealt = tuple(deck[:count])
     hands: list[tuple[Card, ...]] = [() for _ in range(state.seats)]
-    for index, card in enumerate(deck[:count]):
-        hands[order[index % len(order)]] += (card,)
+    for position, seat in enumerate(order):
+        hands[seat] = dealt[position::len(order)]
     exposed = deck[count - 1]
     state = evolve(state, _cleared_deal(state.seats), hands=tuple(hands),
                    undealt=tuple(deck[count:]), exposed=exposed, exposed_owner=order[-1],

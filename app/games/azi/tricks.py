@@ -15,6 +15,8 @@ from app.games.cards import Card, azi_deck
 
 DECK = azi_deck()
 INDEX: dict[Card, int] = {card: index for index, card in enumerate(DECK)}
+TEXT: dict[Card, str] = {card: str(card) for card in DECK}
+"""Each card's text form, made once."""
 SUITS = ("H", "D", "S")
 SUIT_INDEX = {suit: index for index, suit in enumerate(SUITS)}
 SUIT_OF = tuple(index // 9 for index in range(len(DECK)))
