@@ -1,4 +1,4 @@
-"""Who gets what from the pot (AZ-10, AZ-11, AZ-12), as a pure function on integers.
+"""The pot: who gets what from it (AZ-10, AZ-11, AZ-12) and its award at the end of a game.
 
 With winner ``W``, contributions ``c`` (chips each seat put in during the current deal: ante and
 bets) and dead money ``D`` (the pot carried from earlier Azi deals plus the Azi buy-ins):
@@ -15,7 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from .options import RETURNED, TO_POT
+from app.games.azi.options import RETURNED, TO_POT
+from app.games.azi.outcome import end_if_short
+from app.games.azi.state import AziState, GameResult, Phase, Step, chips_event, deal_end, evolve, per_seat
+from app.games.base import JSON
 
 
 def settle(contributions: Sequence[int], dead: int, winner: int,
@@ -23,13 +26,18 @@ def settle(contributions: Sequence[int], dead: int, winner: int,
     """The chips each seat receives from the pot. ``folded`` holds the seats that folded
     (``winner`` must not be one of them). Raises ``ValueError`` on impossible input."""
     _check(contributions, dead, winner, folded, folded_excess)
+    return payouts_of(contributions, dead, winner, folded, folded_excess)
+
+
+def payouts_of(contributions: Sequence[int], dead: int, winner: int, folded: Collection[int],
+               folded_excess: str) -> tuple[int, ...]:
+    """:func:`settle` on input the engine made itself (not checked again)."""
     cap = contributions[winner]
+    returned = folded_excess == RETURNED
     payouts = [0] * len(contributions)
     for seat, put_in in enumerate(contributions):
-        if seat == winner:
-            continue
-        keeps_excess = folded_excess == RETURNED or seat not in folded
-        payouts[seat] = max(0, put_in - cap) if keeps_excess else 0
+        if seat != winner and put_in > cap and (returned or seat not in folded):
+            payouts[seat] = put_in - cap
     payouts[winner] = dead + sum(contributions) - sum(payouts)
     return tuple(payouts)
 
@@ -50,3 +58,25 @@ def _check(contributions: Sequence[int], dead: int, winner: int, folded: Collect
         raise ValueError(f"seat {winner} folded and cannot win the pot")
     if folded_excess not in (RETURNED, TO_POT):
         raise ValueError(f"folded_excess must be {RETURNED!r} or {TO_POT!r}, got {folded_excess!r}")
+
+
+def award_pot(state: AziState, winner: int, reason: str, events: list[JSON]) -> Step:
+    """AZ-11/AZ-12: settle the pot with ``winner``; the game ends (AZ-4)."""
+    folded = [seat for seat in range(state.seats) if state.folded[seat]]
+    pot, dead = state.pot, state.dead_money
+    payouts = payouts_of(state.contributions, dead, winner, folded, state.options.folded_excess)
+    for seat, amount in enumerate(payouts):
+        if amount:
+            events.append(chips_event(seat, amount, "payout" if seat == winner else "refund"))
+    points = tuple(paid - put - bought for paid, put, bought
+                   in zip(payouts, state.contributions, state.buy_ins, strict=True))
+    events.append(deal_end(state, points, {"winner": winner, "reason": reason, "pot": pot,
+                                           "dead_money": dead, "payouts": list(payouts)}))
+    stacks = tuple(stack + paid for stack, paid in zip(state.stacks, payouts, strict=True))
+    net = tuple(now - before for now, before in zip(stacks, state.game_stacks, strict=True))
+    result = GameResult(state.game_number, winner, reason, pot, payouts, net, state.deals_in_game)
+    events.append({"type": "game_end", **result.to_json()})
+    zeros = per_seat(state.seats, 0)
+    state = evolve(state, stacks=stacks, contributions=zeros, carried=0, buy_ins=zeros,
+                   turn=None, pending=(), last_result=result, phase=Phase.GAME_OVER)
+    return end_if_short(state, events)

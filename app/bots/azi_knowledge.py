@@ -1,16 +1,10 @@
-"""Monte Carlo of an Azi deal as one seat sees it: the unseen cards dealt at random to the other
-players consistently with the view, then the deal played out by a fixed policy.
+"""What one seat knows of the Azi deal in play, and hands drawn for the others consistently with it,
+for the ``strong`` bot's rollouts (which then run on the engine's trick rules,
+:func:`app.games.azi.tricks.play_out`).
 
-Cards are small integers here (``INDEX``: the order of ``azi_deck()``, suit ``i // 9``, rank
-``6 + i % 9``) so that a rollout costs a few tens of microseconds. ``Deal`` is the seat's
+Cards are the engine's small integers (:mod:`app.games.azi.tricks`). ``Deal`` is the seat's
 knowledge (its hand, trump, who is still in, the tricks so far, what each player has shown he
-lacks); :func:`sample_hands` fills in the others' hands; :func:`play_out` finishes the deal.
-
-The rollout policy, for every player: lead the strongest card; when following, win the trick
-with the cheapest winning card if last to play and with the strongest one otherwise; when the
-trick cannot be won, play the weakest legal card. A deal is worth 1 to its winner, and
-:data:`AZI_SHARE` to each one-trick player of an Azi (AZ-9, AZ-13: they replay for the carried
-pot among three).
+lacks); :func:`sample_hands` fills in the others' hands.
 """
 
 from __future__ import annotations
@@ -19,103 +13,11 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from app.games.azi.tricks import DECK, INDEX, STRENGTHS, SUIT_INDEX, SUIT_OF, Strength
 from app.games.base import JSON
-from app.games.cards import Card, azi_deck
+from app.games.cards import Card
 
-DECK = azi_deck()
-INDEX = {card: index for index, card in enumerate(DECK)}
-SUIT_INDEX = {"H": 0, "D": 1, "S": 2}
-SUIT_OF = tuple(index // 9 for index in range(len(DECK)))
-RANK_OF = tuple(6 + index % 9 for index in range(len(DECK)))
-AZI_SHARE = 1 / 3
-"""What an Azi is worth, as a share of the pot, to a player who took one trick (AZ-13)."""
-TRUMP_BONUS = 100
-TRICKS_TO_WIN = 2
-TRICKS_PER_DEAL = 3
 SAMPLE_TRIES = 40
-
-Table = tuple[tuple[int, ...], ...]
-"""``table[led][card]``: how strongly a card bids for a trick led in suit ``led`` (AZ-8)."""
-
-
-def _strength_table(trump: int, six_on_scene: bool) -> Table:
-    rows = []
-    for led in range(3):
-        row = []
-        for card in range(len(DECK)):
-            suit, rank = SUIT_OF[card], RANK_OF[card]
-            if suit == trump:
-                row.append(TRUMP_BONUS + (15 if six_on_scene and rank == 6 else rank))
-            else:
-                row.append(rank if suit == led else 0)
-        rows.append(tuple(row))
-    return tuple(rows)
-
-
-TABLES = {(trump, six): _strength_table(trump, six) for trump in range(3) for six in (False, True)}
-
-
-def own_power(table: Table, card: int) -> int:
-    """A card's strength in its own suit (trumps above everything): the order of "highest"."""
-    return table[SUIT_OF[card]][card]
-
-
-def playable(hand: Sequence[int], led: int | None, trump: int) -> list[int]:
-    """AZ-8: the led suit if held, else a trump if held, else anything."""
-    if led is None:
-        return list(hand)
-    same = [card for card in hand if SUIT_OF[card] == led]
-    if same:
-        return same
-    trumps = [card for card in hand if SUIT_OF[card] == trump]
-    return trumps or list(hand)
-
-
-def policy(hand: Sequence[int], trick: Sequence[tuple[int, int]], table: Table, trump: int,
-           last: bool) -> int:
-    """The rollout policy's card (module docstring)."""
-    if not trick:
-        return max(hand, key=lambda card: own_power(table, card))
-    led = SUIT_OF[trick[0][1]]
-    row = table[led]
-    legal = playable(hand, led, trump)
-    best = max(row[card] for _, card in trick)
-    winners = [card for card in legal if row[card] > best]
-    if winners:
-        return min(winners, key=row.__getitem__) if last else max(winners, key=row.__getitem__)
-    return min(legal, key=lambda card: own_power(table, card))
-
-
-def play_out(hands: list[list[int]], trick: list[tuple[int, int]], leader: int, won: list[int],
-             table: Table, trump: int) -> int:
-    """Finish the deal from here (``hands`` by position in playing order, the current ``trick``
-    as ``(position, card)``); the winner's position, or -1 for an Azi. Mutates its arguments."""
-    players = len(hands)
-    while True:
-        while len(trick) < players:
-            position = (leader + len(trick)) % players
-            hand = hands[position]
-            card = policy(hand, trick, table, trump, len(trick) == players - 1)
-            hand.remove(card)
-            trick.append((position, card))
-        row = table[SUIT_OF[trick[0][1]]]
-        winner = max(trick, key=lambda played: row[played[1]])[0]
-        won[winner] += 1
-        if won[winner] == TRICKS_TO_WIN:
-            return winner
-        if sum(won) == TRICKS_PER_DEAL:
-            return -1
-        trick.clear()
-        leader = winner
-
-
-def value(outcome: int, me: int, won: list[int]) -> float:
-    """What the end of a rollout is worth to position ``me`` (module docstring)."""
-    if outcome == me:
-        return 1.0
-    if outcome == -1 and won[me] == 1:
-        return AZI_SHARE
-    return 0.0
 
 
 @dataclass
@@ -136,8 +38,8 @@ class Deal:
     leader: int | None = None
 
     @property
-    def table(self) -> Table:
-        return TABLES[(self.trump, self.six_on_scene)]
+    def table(self) -> Strength:
+        return STRENGTHS[(self.trump, self.six_on_scene)]
 
     def position(self, seat: int) -> int:
         return self.seats.index(seat)
@@ -223,15 +125,28 @@ def _draw(deal: Deal, rng: random.Random, order: list[int], counts: Sequence[int
     hands[0] = deal.hand[:]
     for pos in order:
         hand = list(deal.fixed.get(pos, ()))
-        void = deal.voids.get(pos, set()) if strict else set()
-        rest = []
-        for card in pool:
-            if len(hand) < counts[pos] and SUIT_OF[card] not in void:
-                hand.append(card)
-            else:
-                rest.append(card)
+        void = deal.voids.get(pos) if strict else None
+        pool = _fill(hand, counts[pos], pool, void)
         if len(hand) < counts[pos]:
             return []
         hands[pos] = hand
-        pool = rest
     return hands
+
+
+def _fill(hand: list[int], count: int, pool: list[int], void: set[int] | None) -> list[int]:
+    """Deal the first cards of ``pool`` outside the suits of ``void`` into ``hand`` until it holds
+    ``count``; what is left of the pool, in order."""
+    if not void:
+        take = max(0, count - len(hand))
+        hand += pool[:take]
+        return pool[take:]
+    rest = []
+    for index, card in enumerate(pool):
+        if len(hand) == count:
+            rest += pool[index:]
+            break
+        if SUIT_OF[card] in void:
+            rest.append(card)
+        else:
+            hand.append(card)
+    return rest
