@@ -15,14 +15,14 @@ from app.games.hazari.combos import category_of, key_of
 def replay_transition(engine: Engine[Any, Any], state: Any, seat: int | None, action: JSON,
                       decks: Mapping[int, Sequence[Card]]) -> Transition[Any]:
     """Apply one logged step: ``{"kind": "deal", "deal": n}`` deals deck ``n``, ``{"kind": "auto"}``
-    is a forced step, ``{"kind": "close"}`` closes a table (games that have tables, such as Azi);
-    anything else is ``seat``'s action. The new state and the step's events."""
+    is a forced step, ``{"kind": "close"}`` closes a chip game's table (``"by": "operator"``: in the
+    middle of a game); anything else is ``seat``'s action. The new state and the step's events."""
     if seat is None and action.get("kind") == "deal":
         return engine.deal(state, decks[int(action["deal"])])
     if seat is None and action.get("kind") == "auto":
         return engine.auto_step(state)
-    if seat is None and action.get("kind") == "close":
-        return engine.close(state)  # type: ignore[attr-defined, no-any-return]
+    if seat is None and action.get("kind") == "close" and engine.chips is not None:
+        return engine.chips.close(state, action.get("by") == "operator")
     if seat is None:
         raise ValueError(f"a logged step without a seat must be a deal or an automatic step: {action}")
     return engine.apply(state, seat, engine.parse_action(action))

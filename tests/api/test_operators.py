@@ -159,6 +159,11 @@ def test_closing_an_azi_room_mid_game_returns_every_chip_of_the_pot(http: TestCl
     match = http.get(f"/api/matches/{match_id}").json()
     assert match["status"] == "finished"
     assert match["actions"][-1]["action"] == {"kind": "close", "by": "operator"}
+    deals = http.get(f"/api/matches/{match_id}/replay").json()["deals"]
+    replay = http.get(f"/api/matches/{match_id}/replay", params={"deal": deals})
+    assert replay.status_code == 200, replay.text
+    assert replay.json()["steps"][-1]["action"] == {"kind": "close", "by": "operator"}
+    assert replay.json()["steps"][-1]["view"]["phase"] == "match_over"
     entry = last_audit(http, admin)
     assert (entry["action"], entry["room_id"]) == ("close_room", table.room_id)
     assert entry["reason"] == "abusive table"
