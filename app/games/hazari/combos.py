@@ -95,6 +95,13 @@ _PARTS = {Category.TROY: 1, Category.COLOUR_RUN: 1, Category.RUN: 1, Category.PA
 
 def unpack(packed: int) -> tuple[int, ...]:
     """The readable key of a packed int."""
+    known = _UNPACKED.get(packed)
+    if known is not None:
+        return known
+    return _unpack(packed)
+
+
+def _unpack(packed: int) -> tuple[int, ...]:
     category = Category(packed >> 12)
     parts = (packed >> 8 & 15, packed >> 4 & 15, packed & 15)
     return (int(category), *parts[:_PARTS[category]])
@@ -110,6 +117,8 @@ def _build_table() -> list[int]:
 
 
 TRIPLE_KEYS: list[int] = _build_table()
+_UNPACKED = {packed: _unpack(packed) for packed in set(TRIPLE_KEYS) - {0}}
+CARD_TEXT: dict[Card, str] = {card: str(card) for card in DECK}
 
 
 def triple_key(a: int, b: int, c: int) -> int:
@@ -119,12 +128,14 @@ def triple_key(a: int, b: int, c: int) -> int:
 
 def key_of(cards: Sequence[Card]) -> int:
     """The packed key of a 3-card group, or of a 4-card group's best triple (HZ-4)."""
-    indices = [CARD_INDEX[card] for card in cards]
-    if len(indices) == 3:
-        return triple_key(*indices)
-    if len(indices) == 4:
-        return max(triple_key(*trio) for trio in combinations(indices, 3))
-    raise ValueError(f"a group has 3 or 4 cards, got {len(indices)}")
+    if len(cards) == 3:
+        a, b, c = cards
+        return TRIPLE_KEYS[(CARD_INDEX[a] * 52 + CARD_INDEX[b]) * 52 + CARD_INDEX[c]]
+    if len(cards) == 4:
+        w, x, y, z = (CARD_INDEX[card] for card in cards)
+        wx, wy, xy = (w * 52 + x) * 52, (w * 52 + y) * 52, (x * 52 + y) * 52
+        return max(TRIPLE_KEYS[wx + y], TRIPLE_KEYS[wx + z], TRIPLE_KEYS[wy + z], TRIPLE_KEYS[xy + z])
+    raise ValueError(f"a group has 3 or 4 cards, got {len(cards)}")
 
 
 def best_triple(cards: Sequence[Card]) -> tuple[Card, ...]:
@@ -136,9 +147,13 @@ def category_of(packed: int) -> Category:
     return Category(packed >> 12)
 
 
+_NAMES_BY_CODE = {int(category): category.label for category in Category}
+
+
 def category_name(packed: int) -> str:
     """The display name of a key's category: Troy, Colour Run, Run, Colour, Pair or Indi."""
-    return category_of(packed).label
+    name = _NAMES_BY_CODE.get(packed >> 12)
+    return name if name is not None else category_of(packed).label
 
 
 def describe(packed: int) -> str:
@@ -166,3 +181,8 @@ def _run_ranks(index: int) -> list[int]:
 def card_points(card: Card) -> int:
     """HZ-2: A, K, Q, J, 10 are worth 10 points; 2..9 are worth 5."""
     return 10 if card.rank >= 10 else 5
+
+
+def cards_points(cards: Sequence[Card]) -> int:
+    """The HZ-2 points of some cards."""
+    return 5 * len(cards) + 5 * sum(card.rank >= 10 for card in cards)
