@@ -17,6 +17,8 @@ from array import array
 from collections.abc import Sequence
 from itertools import combinations, permutations, product
 
+import numpy as np
+
 from app.games.base import IllegalAction, InvalidAction
 from app.games.cards import Card
 from app.games.hazari.combos import CARD_INDEX, TRIPLE_KEYS, category_name, key_of
@@ -156,12 +158,17 @@ _SIXES = {sum(1 << i for i in six): _splits_of(sum(1 << i for i in six))
           for six in combinations(range(HAND_SIZE), 6)}
 
 
+_KEYS_ARRAY = np.array(TRIPLE_KEYS, dtype=np.int64)
+_FIRSTS, _SECONDS, _THIRDS = np.array(_TRIPLES, dtype=np.int64).T
+
+
 def hand_keys(hand: Sequence[Card]) -> list[int]:
     """The packed key of each of the 286 triples of hand positions, in ``combinations`` order."""
     if len(hand) != HAND_SIZE:
         raise ValueError(f"a Hazari hand has {HAND_SIZE} cards, got {len(hand)}")
-    idx = [CARD_INDEX[card] for card in hand]
-    return [TRIPLE_KEYS[(idx[a] * 52 + idx[b]) * 52 + idx[c]] for a, b, c in _TRIPLES]
+    idx = np.array([CARD_INDEX[card] for card in hand])
+    keys: list[int] = _KEYS_ARRAY[(idx[_FIRSTS] * 52 + idx[_SECONDS]) * 52 + idx[_THIRDS]].tolist()
+    return keys
 
 
 def _ranked_pairs(six: int, keys: list[int]) -> list[tuple[int, int, int, int]]:
@@ -222,39 +229,33 @@ def _tie_bound(hand: Sequence[Card]) -> int:
     """The largest :func:`multiplicity` any split of this hand can have (1, 2 or 6).
 
     Equal keys have the same rank multiset (HZ-5), so disjoint tied triples are either a pair of a
-    rank held four times with a kicker held twice, or three ranks each held at least twice; for the
-    latter the key depends only on whether the triple is of one suit."""
+    rank held four times with a kicker held twice, or three ranks each held at least twice, where
+    the key depends only on whether the triple is of one suit. Three ranks held twice always give
+    two disjoint triples alike in that (every assignment of suits does), so only three of them
+    need ranks held three times and a search."""
     by_rank: dict[int, list[int]] = {}
     for index, card in enumerate(hand):
         by_rank.setdefault(card.rank, []).append(index)
-    repeated = [positions for positions in by_rank.values() if len(positions) >= 2]
-    bound = 2 if len(repeated) >= 2 and any(len(positions) == 4 for positions in repeated) else 1
-    for ranks in combinations(repeated, 3):
-        can_six = all(len(positions) >= 3 for positions in ranks)
-        if bound == 1 or can_six:
-            bound = max(bound, _distinct_rank_ties(hand, ranks, can_six))
-        if bound == 6:
-            break
-    return bound
+    held = [len(positions) for positions in by_rank.values()]
+    repeated = sum(count >= 2 for count in held)
+    if repeated >= 3 or (repeated == 2 and 4 in held):
+        triples = [positions for positions in by_rank.values() if len(positions) >= 3]
+        if any(_has_three_ties(hand, ranks) for ranks in combinations(triples, 3)):
+            return 6
+        return 2
+    return 1
 
 
-def _distinct_rank_ties(hand: Sequence[Card], ranks: tuple[list[int], ...], can_six: bool) -> int:
-    """1, 2 or 6 when the three ranks' cards hold at most one, two or three disjoint triples of
-    one key (three only when ``can_six``: each rank held three times)."""
+def _has_three_ties(hand: Sequence[Card], ranks: tuple[list[int], ...]) -> bool:
+    """Whether the cards of three ranks hold three disjoint triples, all of one suit or none."""
     by_suited: dict[bool, list[int]] = {True: [], False: []}
     for trio in product(*ranks):
         a, b, c = (hand[i].suit for i in trio)
         by_suited[a == b == c].append(1 << trio[0] | 1 << trio[1] | 1 << trio[2])
-    bound = 1
-    for masks in by_suited.values():
-        for x, y in combinations(masks, 2):
-            if x & y == 0:
-                if not can_six:
-                    return 2
-                bound = 2
-                if any(z & (x | y) == 0 for z in masks):
-                    return 6
-    return bound
+    return any(z & (x | y) == 0
+               for masks in by_suited.values()
+               for x, y in combinations(masks, 2) if x & y == 0
+               for z in masks)
 
 
 def _split_table() -> tuple[array[int], array[int]]:
@@ -287,10 +288,10 @@ def _draw(keys: list[int], bound: int, rng: random.Random) -> tuple[int, ...] | 
     floor = max(keys[_QUAD_TRIPLES[q]], keys[_QUAD_TRIPLES[q + 1]], keys[_QUAD_TRIPLES[q + 2]],
                 keys[_QUAD_TRIPLES[q + 3]])
     s = 3 * split
-    triples = [(keys[t], t) for t in (_SPLIT_TRIPLES[s], _SPLIT_TRIPLES[s + 1], _SPLIT_TRIPLES[s + 2])]
-    if min(triples)[0] < floor:
+    a, b, c = _SPLIT_TRIPLES[s], _SPLIT_TRIPLES[s + 1], _SPLIT_TRIPLES[s + 2]
+    if keys[a] < floor or keys[b] < floor or keys[c] < floor:
         return None
-    triples.sort(reverse=True)
+    triples = sorted(((keys[a], a), (keys[b], b), (keys[c], c)), reverse=True)
     tied = multiplicity([key for key, _ in triples])
     if tied > 1:
         if tied < bound and rng.random() * bound >= tied:

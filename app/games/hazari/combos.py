@@ -16,6 +16,7 @@ every ordered triple of distinct cards is precomputed in :data:`TRIPLE_KEYS`, in
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 from enum import IntEnum
 from itertools import combinations, permutations
@@ -107,8 +108,9 @@ def _unpack(packed: int) -> tuple[int, ...]:
     return (int(category), *parts[:_PARTS[category]])
 
 
-def _build_table() -> list[int]:
-    table = [0] * (52 * 52 * 52)
+def _build_table() -> array[int]:
+    """Unsigned 16-bit entries: the whole table stays in the processor's cache."""
+    table = array("H", bytes(2 * 52 * 52 * 52))
     for trio in combinations(range(52), 3):
         packed = pack(classify([DECK[i] for i in trio]))
         for a, b, c in permutations(trio):
@@ -116,7 +118,7 @@ def _build_table() -> list[int]:
     return table
 
 
-TRIPLE_KEYS: list[int] = _build_table()
+TRIPLE_KEYS: array[int] = _build_table()
 _UNPACKED = {packed: _unpack(packed) for packed in set(TRIPLE_KEYS) - {0}}
 CARD_TEXT: dict[Card, str] = {card: str(card) for card in DECK}
 
@@ -185,4 +187,7 @@ def card_points(card: Card) -> int:
 
 def cards_points(cards: Sequence[Card]) -> int:
     """The HZ-2 points of some cards."""
-    return 5 * len(cards) + 5 * sum(card.rank >= 10 for card in cards)
+    return sum(map(_POINTS.__getitem__, cards))
+
+
+_POINTS = {card: card_points(card) for card in DECK}

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
+import app.games.hazari.view as views
 from app.games.base import (
     JSON,
     GameOver,
@@ -21,7 +21,6 @@ from app.games.base import (
     read_options,
 )
 from app.games.cards import Card, card_texts, check_deck, standard_deck
-import app.games.hazari.view as views
 from app.games.hazari.actions import HazariAction, Up, action_to_json, parse_action, parse_draft
 from app.games.hazari.arrangements import (
     GROUP_SIZES,
@@ -124,7 +123,7 @@ class HazariEngine:
         if len(deck) != len(DECK) or frozenset(deck) != _DECK_SET:
             check_deck(deck, DECK)
         number = state.deal_number + 1
-        new = replace(state, phase=Phase.ARRANGING, deal_number=number,
+        new = state.but(phase=Phase.ARRANGING, deal_number=number,
                       hands=_deal_hands(deck, state.dealer), arrangements=(None,) * SEATS,
                       rounds=(), piles=((),) * SEATS)
         return Transition(new, ({"type": "deal_start", "number": number, "dealer": state.dealer},))
@@ -173,7 +172,7 @@ class HazariEngine:
         arrangements = tuple(action.groups if s == seat else state.arrangements[s]
                              for s in range(SEATS))
         all_up = all(groups is not None for groups in arrangements)
-        new = replace(state, arrangements=arrangements,
+        new = state.but(arrangements=arrangements,
                       phase=Phase.SHOWING if all_up else Phase.ARRANGING)
         return Transition(new, ({"type": "up", "seat": seat},))
 
@@ -204,7 +203,7 @@ class HazariEngine:
         taken = tuple(card for play in plays for card in play.cards)
         rnd = Round(number, leader, tuple(plays), winner, cards_points(taken))
         piles = tuple(state.piles[s] + taken if s == winner else state.piles[s] for s in range(SEATS))
-        new = replace(state, rounds=(*state.rounds, rnd), piles=piles)
+        new = state.but(rounds=(*state.rounds, rnd), piles=piles)
         events: tuple[JSON, ...] = ({"type": "round", **rnd.to_json()},)
         if number < ROUNDS:
             return Transition(new, events)
@@ -221,11 +220,11 @@ class HazariEngine:
                                           "scores": list(scores)}}]
         winners = _match_winners(state.rules, scores)
         if winners:
-            new = replace(state, phase=Phase.FINISHED, scores=scores, winners=winners,
+            new = state.but(phase=Phase.FINISHED, scores=scores, winners=winners,
                           history=(*state.history, points))
             events.append({"type": "match_end", "winners": list(winners), "scores": list(scores)})
         else:
-            new = replace(state, phase=Phase.DEALING, scores=scores, history=(*state.history, points),
+            new = state.but(phase=Phase.DEALING, scores=scores, history=(*state.history, points),
                           dealer=(state.dealer + 1) % SEATS)
         return Transition(new, tuple(events))
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 from app.games.base import JSON
 from app.games.cards import Card
@@ -81,6 +82,13 @@ class HazariState:
     piles: tuple[tuple[Card, ...], ...] = ((),) * SEATS
     history: tuple[tuple[int, ...], ...] = ()
     winners: tuple[int, ...] = ()
+
+    def but(self, **changes: Any) -> HazariState:
+        """A copy with ``changes`` (what ``dataclasses.replace`` does, without its checks: every
+        transition makes several)."""
+        new = object.__new__(HazariState)
+        new.__dict__.update(self.__dict__, **changes)
+        return new
 
     def exposed(self) -> frozenset[Card]:
         """The cards of the current deal shown in a revealed round."""
