@@ -14,7 +14,7 @@ import { cardImage, cardShort, SUIT_NAMES, SUIT_SYMBOLS } from "./cards.js";
 import { clear, h, put, scrollBox, seatWord, showMessage } from "./dom.js";
 import { canVerify, verifyDeal } from "./fairness.js";
 import { bidName } from "./hasenpfeffer.js";
-import { combinationName, compareKeys, groupKey } from "./hazari.js";
+import { CATEGORY_NAMES } from "./hazari.js";
 import { formatList, formatNumber, listNodes, t, withNodes } from "./i18n.js";
 import { ARCHIVED_TEXT, REACTIONS, seatName as occupantName } from "./words.js";
 
@@ -98,6 +98,52 @@ function splitByDeal(actions) {
 }
 
 // --- Hazari (HZ-3, HZ-6) ------------------------------------------------------------------------
+// The replay rebuilds each round from the stored groups, so it ranks them itself (HZ-4, HZ-5) until
+// it shows views the server computes; the table page names groups from the server's view.
+
+const RANK_VALUE = { 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8, 9: 9, 10: 10, J: 11, Q: 12, K: 13, A: 14 };
+
+/** HZ-5 runIndex of three distinct ranks, high first: A-K-Q 12, A-2-3 11, K-Q-J 10 ... 4-3-2 1; 0 if none. */
+function runIndex(high, middle, low) {
+  if (high === 14 && middle === 3 && low === 2) return 11;
+  if (high - middle === 1 && middle - low === 1) return low === 12 ? 12 : low - 1;
+  return 0;
+}
+
+/** The HZ-5 key of three cards, e.g. [6, 14] for A-A-A, [2, 9, 13] for 9-9-K, [1, 14, 13, 11]. */
+function classify(cards) {
+  const [high, middle, low] = cards.map((code) => RANK_VALUE[code.slice(0, -1)]).sort((a, b) => b - a);
+  const suited = cards.every((card) => card.slice(-1) === cards[0].slice(-1));
+  if (high === low) return [6, high];
+  if (high === middle) return [2, high, low];
+  if (middle === low) return [2, low, high];
+  const run = runIndex(high, middle, low);
+  if (run) return [suited ? 5 : 4, run];
+  return [suited ? 3 : 1, high, middle, low];
+}
+
+/** Lexicographic comparison of two keys: > 0 when ``a`` beats ``b``, 0 for a tie. */
+function compareKeys(a, b) {
+  for (let i = 0; i < Math.min(a.length, b.length); i += 1) {
+    if (a[i] !== b[i]) return a[i] - b[i];
+  }
+  return a.length - b.length;
+}
+
+/** The key of a 3-card group, or of a 4-card group's best triple (HZ-4). */
+function groupKey(cards) {
+  if (cards.length === 3) return classify(cards);
+  let best = null;
+  for (let skip = cards.length - 1; skip >= 0; skip -= 1) {
+    const key = classify(cards.filter((_, i) => i !== skip));
+    if (best === null || compareKeys(key, best) > 0) best = key;
+  }
+  return best;
+}
+
+function combinationName(cards) {
+  return CATEGORY_NAMES[groupKey(cards)[0]];
+}
 
 function hazariRules(match, byDeal) {
   const tieRule = (match.options && match.options.tie_rule) || "later_wins";
