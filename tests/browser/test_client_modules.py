@@ -1,6 +1,7 @@
 """The client's own modules in the browser: the Hazari display aid (frontend/js/hazari.js), reading
-the server's table of a hand's groups, against the rules file's examples and the engine, the SVG card faces (frontend/js/cards.js), and the check of
-a fair deal (frontend/js/fairness.js) against the server's deck function."""
+the server's table of a hand's groups, against the rules file's examples and the engine, the SVG
+card faces (frontend/js/cards.js), and the check of a fair deal (frontend/js/fairness.js) against
+the server's deck function."""
 
 from __future__ import annotations
 

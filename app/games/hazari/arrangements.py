@@ -151,9 +151,10 @@ def _quad_entry(quad: tuple[int, ...]) -> tuple[int, tuple[int, ...], tuple[tupl
 
 _QUAD_POSITIONS = tuple(combinations(range(HAND_SIZE), 4))
 _QUADS = tuple(_quad_entry(quad) for quad in _QUAD_POSITIONS)
-QUAD_TRIPLES = tuple(own for _, own, _ in _QUADS)
+QUAD_TRIPLES = tuple(tuple(_TRIPLE_ID[1 << a | 1 << b | 1 << c] for a, b, c in combinations(quad, 3))
+                     for quad in _QUAD_POSITIONS)
 """The four triple ids (indices into ``combinations(range(13), 3)``) inside each 4-card group of
-hand positions, in ``combinations(range(13), 4)`` order."""
+hand positions (in ``combinations(range(13), 4)`` order), in ``combinations(quad, 3)`` order."""
 _SIXES = {sum(1 << i for i in six): _splits_of(sum(1 << i for i in six))
           for six in combinations(range(HAND_SIZE), 6)}
 

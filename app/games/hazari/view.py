@@ -18,6 +18,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
+import numpy as np
+import numpy.typing as npt
+
 from app.games.base import JSON
 from app.games.cards import Card
 from app.games.hazari.arrangements import QUAD_TRIPLES, hand_keys
@@ -25,7 +28,8 @@ from app.games.hazari.combos import CARD_TEXT, cards_points
 from app.games.hazari.state import HazariState, Phase
 
 DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
-_PAIRS = tuple(a + b for a in DIGITS for b in DIGITS)
+_DIGIT_CODES = np.frombuffer(DIGITS.encode("ascii"), dtype=np.uint8)
+_QUADS = np.array(QUAD_TRIPLES, dtype=np.int64)
 
 
 def to_act(state: HazariState) -> tuple[int, ...]:
@@ -49,12 +53,17 @@ def hand_combinations(hand: tuple[Card, ...]) -> JSON:
 
 @lru_cache(maxsize=64)
 def _combinations(hand: tuple[Card, ...]) -> tuple[tuple[int, ...], str, str]:
-    keys = hand_keys(hand)
-    distinct = sorted(set(keys))
-    strength = {key: rank for rank, key in enumerate(distinct)}
-    best = [max(own, key=keys.__getitem__) for own in QUAD_TRIPLES]
-    return (tuple(key >> 12 for key in distinct), "".join(_PAIRS[strength[key]] for key in keys),
-            "".join(_PAIRS[triple] for triple in best))
+    distinct, strengths = np.unique(np.array(hand_keys(hand)), return_inverse=True)
+    best = _QUADS[np.arange(len(_QUADS)), np.argmax(strengths[_QUADS], axis=1)]
+    return tuple((distinct >> 12).tolist()), _base36_pairs(strengths), _base36_pairs(best)
+
+
+def _base36_pairs(numbers: npt.NDArray[np.int64]) -> str:
+    """Two base-36 digits per number (each below 1296)."""
+    text = np.empty(2 * len(numbers), dtype=np.uint8)
+    text[0::2] = _DIGIT_CODES[numbers // 36]
+    text[1::2] = _DIGIT_CODES[numbers % 36]
+    return text.tobytes().decode("ascii")
 
 
 def view(state: HazariState, seat: int | None) -> JSON:
