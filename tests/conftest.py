@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import shutil
 from collections.abc import Callable, Iterator
@@ -93,6 +94,16 @@ def postgres_url() -> Iterator[str]:
     finally:
         if XDIST_WORKER is not None:
             asyncio.run(_create_or_drop_worker_database(create=False))
+
+
+@pytest.fixture(autouse=True)
+def _postgres_connections_closed(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A PostgreSQL connection a test leaves unclosed warns when the collector finds it, in whatever
+    test runs then; collecting at the end of each test that reached PostgreSQL makes the warning (an
+    error here) fail the test that left it."""
+    yield
+    if "postgres_url" in request.fixturenames:
+        gc.collect()
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])

@@ -326,20 +326,6 @@ async def _read(websocket: WebSocket, room: Room, conn: SocketConnection, settin
                                   ref_of(raw)))
 
 
-@router.websocket("/ws/echo")
-async def echo_socket(websocket: WebSocket) -> None:
-    """A bare echo, the baseline of ``bench/load.py``; served only with ``CARDROOM_ECHO_ENDPOINT=1``."""
-    await websocket.accept()
-    if not websocket.app.state.settings.echo_endpoint:
-        await _close(websocket, CLOSE_POLICY, "echo/disabled", "the echo endpoint is off on this server")
-        return
-    try:
-        while True:
-            await websocket.send_text(await websocket.receive_text())
-    except WebSocketDisconnect:
-        pass
-
-
 def _client_ip(websocket: WebSocket) -> str:
     return websocket.client.host if websocket.client is not None else "unknown"
 
