@@ -134,15 +134,30 @@ def key_of(cards: Sequence[Card]) -> int:
         a, b, c = cards
         return TRIPLE_KEYS[(CARD_INDEX[a] * 52 + CARD_INDEX[b]) * 52 + CARD_INDEX[c]]
     if len(cards) == 4:
-        w, x, y, z = (CARD_INDEX[card] for card in cards)
-        wx, wy, xy = (w * 52 + x) * 52, (w * 52 + y) * 52, (x * 52 + y) * 52
-        return max(TRIPLE_KEYS[wx + y], TRIPLE_KEYS[wx + z], TRIPLE_KEYS[wy + z], TRIPLE_KEYS[xy + z])
+        return max(_subset_keys(cards))
     raise ValueError(f"a group has 3 or 4 cards, got {len(cards)}")
 
 
+def _subset_keys(cards: Sequence[Card]) -> tuple[int, int, int, int]:
+    """The keys of a 4-card group's triples in ``combinations`` order: without the last card, the
+    third, the second, the first."""
+    w, x, y, z = cards
+    w, x, y, z = CARD_INDEX[w], CARD_INDEX[x], CARD_INDEX[y], CARD_INDEX[z]
+    wx, wy, xy = (w * 52 + x) * 52, (w * 52 + y) * 52, (x * 52 + y) * 52
+    return TRIPLE_KEYS[wx + y], TRIPLE_KEYS[wx + z], TRIPLE_KEYS[wy + z], TRIPLE_KEYS[xy + z]
+
+
+_LEFT_OUT = (3, 2, 1, 0)
+
+
 def best_triple(cards: Sequence[Card]) -> tuple[Card, ...]:
-    """The three cards whose combination is the value of a 4-card group (HZ-4, HZ-7)."""
-    return max(combinations(cards, 3), key=key_of)
+    """The three cards whose combination is the value of a 4-card group (HZ-4, HZ-7); among equal
+    triples the first in ``combinations`` order."""
+    if len(cards) != 4:
+        return max(combinations(cards, 3), key=key_of)
+    keys = _subset_keys(cards)
+    skip = _LEFT_OUT[keys.index(max(keys))]
+    return tuple(card for i, card in enumerate(cards) if i != skip)
 
 
 def category_of(packed: int) -> Category:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from itertools import chain
 from typing import Any
 
 import app.games.hazari.view as views
@@ -169,8 +170,7 @@ class HazariEngine:
         if not isinstance(action, Up):
             raise InvalidAction(f"not a Hazari action: {action!r}", code="action/unknown_kind")
         check_arrangement(state.hands[seat], action.groups)
-        arrangements = tuple(action.groups if s == seat else state.arrangements[s]
-                             for s in range(SEATS))
+        arrangements = (*state.arrangements[:seat], action.groups, *state.arrangements[seat + 1:])
         all_up = all(groups is not None for groups in arrangements)
         new = state.but(arrangements=arrangements,
                       phase=Phase.SHOWING if all_up else Phase.ARRANGING)
@@ -194,16 +194,17 @@ class HazariEngine:
         number = len(state.rounds) + 1
         leader = self.next_leader(state)
         plays = []
-        for seat in ((leader + i) % SEATS for i in range(SEATS)):
+        for seat in (*range(leader, SEATS), *range(leader)):
             groups = state.arrangements[seat]
             assert groups is not None
             group = groups[number - 1]
             plays.append(Play(seat, group, key_of(group)))
         winner = _round_winner(plays, state.rules.tie_rule)
-        taken = tuple(card for play in plays for card in play.cards)
+        taken = tuple(chain.from_iterable(play.cards for play in plays))
         rnd = Round(number, leader, tuple(plays), winner, cards_points(taken))
-        piles = tuple(state.piles[s] + taken if s == winner else state.piles[s] for s in range(SEATS))
-        new = state.but(rounds=(*state.rounds, rnd), piles=piles)
+        piles = list(state.piles)
+        piles[winner] += taken
+        new = state.but(rounds=(*state.rounds, rnd), piles=tuple(piles))
         events: tuple[JSON, ...] = ({"type": "round", **rnd.to_json()},)
         if number < ROUNDS:
             return Transition(new, events)
