@@ -141,8 +141,8 @@ def key_of(cards: Sequence[Card]) -> int:
 def _subset_keys(cards: Sequence[Card]) -> tuple[int, int, int, int]:
     """The keys of a 4-card group's triples in ``combinations`` order: without the last card, the
     third, the second, the first."""
-    w, x, y, z = cards
-    w, x, y, z = CARD_INDEX[w], CARD_INDEX[x], CARD_INDEX[y], CARD_INDEX[z]
+    first, second, third, fourth = cards
+    w, x, y, z = CARD_INDEX[first], CARD_INDEX[second], CARD_INDEX[third], CARD_INDEX[fourth]
     wx, wy, xy = (w * 52 + x) * 52, (w * 52 + y) * 52, (x * 52 + y) * 52
     return TRIPLE_KEYS[wx + y], TRIPLE_KEYS[wx + z], TRIPLE_KEYS[wy + z], TRIPLE_KEYS[xy + z]
 
