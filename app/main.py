@@ -24,6 +24,7 @@ from app.api.routes import (
     matches,
     pages,
     players,
+    replays,
     reports,
     rooms,
     sessions,
@@ -96,7 +97,7 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True,
     app.state.signin_limiter = SignInLimiter.from_settings(settings)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     for router in (players.router, sessions.router, games.router, rooms.router, matches.router,
-                   leaderboard.router, health.router, admin.router, reports.router):
+                   replays.router, leaderboard.router, health.router, admin.router, reports.router):
         app.include_router(router, dependencies=[Depends(reject_control_characters)])
     app.include_router(ws_router)
     app.include_router(bench_router)

@@ -102,6 +102,11 @@ def test_old_matches_are_archived_to_ndjson_and_keep_their_results(own_database:
     assert remaining == {match_id: logs[match_id] for match_id in recent.match_ids}
     with app_client(url) as http:
         after = what_the_server_says(http, url, played)
+        replays = {match_id: http.get(f"/api/matches/{match_id}/replay") for match_id in played.match_ids}
+    assert {match_id: (answer.status_code, answer.json().get("error", {}).get("code"))
+            for match_id, answer in replays.items()} == {
+        **{match_id: (409, "match/archived") for match_id in old.match_ids},
+        **{match_id: (200, None) for match_id in recent.match_ids}}, "an archived match has no replay"
     assert after["list"] == before["list"], "history lists the archived matches as before"
     assert after["players"] == before["players"], "chips, statistics and ratings stay"
     assert after["ledger"] == before["ledger"]

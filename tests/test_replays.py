@@ -18,7 +18,7 @@ from app.games.base import JSON, Engine, Seating
 from app.games.cards import card_texts, parse_cards
 from app.games.hazari.arrangements import random_arrangement
 from app.games.registry import ENGINES
-from app.games.replay import replay
+from app.games.replay import replay, replay_transition
 from app.main import create_app
 
 # These tests send many moves quickly: lift the per-connection message rate limit where there is one.
@@ -112,15 +112,7 @@ def replay_from_api(detail: JSON) -> tuple[dict[int, list[int]], Any]:
     state = engine.start(detail["options"], seating)
     points: dict[int, list[int]] = {}
     for seat, action in steps:
-        kind = action.get("kind")
-        if seat is None and kind == "deal":
-            step = engine.deal(state, decks[int(action["deal"])])
-        elif seat is None and kind == "auto":
-            step = engine.auto_step(state)
-        elif seat is None and kind == "close":
-            step = engine.close(state)  # type: ignore[attr-defined]
-        else:
-            step = engine.apply(state, seat, engine.parse_action(action))
+        step = replay_transition(engine, state, seat, action, decks)
         for event in step.events:
             if event["type"] == "deal_end":
                 points[event["number"]] = list(event["points"])

@@ -20,6 +20,7 @@ from app.games.base import (
     Transition,
 )
 from app.games.cards import Card, azi_deck, card_texts, parse_cards
+from app.games.driver import Match
 
 
 def new(stacks: list[int], button: int = 0, **options: Any) -> AziState:
@@ -496,10 +497,19 @@ def _fold_game(state: AziState) -> AziState:
     """A game in which the opener wins by folds."""
     state = ENGINE.deal(state, list(azi_deck())).state
     opener = ENGINE.to_act(state)[0]
-    state = act(state, opener, BET)
-    while state.phase is Phase.BETTING:
-        state = act(state, ENGINE.to_act(state)[0], FOLD)
-    return state
+    return everyone_folds(act(state, opener, BET))
+
+
+def everyone_folds(state: AziState) -> AziState:
+    """Each seat to act folds, until the game is won by folds."""
+    assert state.phase is Phase.BETTING
+    match = Match(ENGINE, state)
+    match.play_deal(no_deck, lambda now, seat: ENGINE.parse_action(FOLD))
+    return match.state
+
+
+def no_deck() -> list[Card]:
+    raise AssertionError("no deal is due within a game")
 
 
 def test_button_moves_to_the_winner() -> None:
@@ -538,9 +548,7 @@ def test_leaving_between_games() -> None:
     assert ENGINE.legal_actions(state, 3) == [{"kind": "leave"}]
     state = ENGINE.deal(state, list(azi_deck())).state
     refused(IllegalAction, "action/not_between_games", state, 3, {"kind": "leave"})
-    state = act(state, 1, BET)
-    while state.phase is Phase.BETTING:
-        state = act(state, ENGINE.to_act(state)[0], FOLD)
+    state = everyone_folds(act(state, 1, BET))
     step = act_events(state, 1, {"kind": "leave"})
     assert step.events == ({"type": "leave", "seat": 1, "stack": 1030},)
     state = step.state
