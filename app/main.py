@@ -42,7 +42,7 @@ from app.logs import RequestIds
 from app.metrics import Monitoring
 from app.redaction import install_redaction
 from app.rooms.manager import RoomManager
-from app.rooms.seating import Timing
+from app.rooms.timing import Timing
 
 GUEST_WINDOW_SECONDS = 3600.0
 FRONTEND_DIR = Path(__file__).resolve().parents[1] / "frontend"

@@ -8,15 +8,19 @@ import os
 import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import URL, make_url, text
 from sqlalchemy.ext.asyncio import create_async_engine
 from starlette.testclient import TestClient
 from support import create_or_drop_database, make_settings
+from support.bots import every_engine
 
 from app.db import migrate
 from app.db.session import close_engine
+from app.games.base import Engine
+from app.games.registry import ENGINES
 from app.main import create_app
 
 BASE_POSTGRES_URL = make_url(os.environ.get("CARDROOM_TEST_POSTGRES_URL",
@@ -152,6 +156,15 @@ def db_client(database_url: str) -> Iterator[TestClient]:
     """The same app, once per database."""
     with TestClient(create_app(make_settings(database_url), run_migrations=False)) as test_client:
         yield test_client
+
+
+@pytest.fixture
+def registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Engine[Any, Any]]]:
+    """Every engine with bots, in the registry for the duration of a test."""
+    engines = every_engine()
+    for name, engine in engines.items():
+        monkeypatch.setitem(ENGINES, name, engine)
+    yield engines
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

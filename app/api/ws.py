@@ -48,12 +48,14 @@ from app.api.messages import (
 )
 from app.api.sockets import CLOSE_REMOVED, CLOSE_REVOKED, CLOSE_SUSPENDED, OpenSockets
 from app.config import Settings
-from app.db.store import Store, hash_token
+from app.db.store import Store
+from app.db.tokens import hash_token
 from app.games.base import Rejection
 from app.logs import bind_socket
+from app.rooms.connection import Connection
+from app.rooms.frames import encode_frame
 from app.rooms.manager import RoomManager
 from app.rooms.room import Room
-from app.rooms.seating import Connection, encode_frame
 
 router = APIRouter()
 log = logging.getLogger(__name__)

@@ -7,7 +7,7 @@ from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.db import models, postgres_rows
-from app.db.store import now
+from app.db.ids import now
 
 BENCH_WRITES = models.Base.metadata.tables["bench_writes"]
 

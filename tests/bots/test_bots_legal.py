@@ -12,7 +12,7 @@ import random
 from typing import Any
 
 import pytest
-from bot_engines import every_engine
+from support.bots import every_engine
 
 from app.bots.random_bot import resolve
 from app.bots.registry import ALL_LEVELS, make_bot

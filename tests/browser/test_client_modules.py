@@ -10,8 +10,8 @@ from itertools import combinations
 from typing import Any
 
 import pytest
-from live import LiveServer
 from playwright.sync_api import Page
+from support.live import LiveServer
 
 from app.games.azi import ENGINE as AZI
 from app.games.azi.ranking import DECK as azi_deck_cards

@@ -18,9 +18,17 @@ from typing import Any
 
 import httpx2 as httpx
 import pytest
-from browser_support import expect_error, shoot, start_server, watch_policy_violations
-from live import LiveClient, LiveServer
 from playwright.sync_api import Browser, Page, expect
+from support.browser import (
+    bots_only,
+    expect_error,
+    fill_with_bots,
+    shoot,
+    start_server,
+    wait_finished,
+    watch_policy_violations,
+)
+from support.live import LiveClient, LiveServer
 
 from app.games.base import Seating
 from app.games.cards import card_texts, hasenpfeffer_deck, parse_cards, standard_deck
@@ -44,18 +52,6 @@ def arrangement(cards: list[str]) -> list[list[str]]:
     return [list(card_texts(group)) for group in split_groups(parsed, valid_splits(parsed)[0])]
 
 
-def wait_finished(client: LiveClient, timeout: float = 60) -> str:
-    state = client.state_where(lambda m: m["room"]["status"] == "finished", timeout)
-    match_id: str = state["room"]["match_id"]
-    return match_id
-
-
-def fill_with_bots(owner: LiveClient, seats: range) -> None:
-    for seat in seats:
-        owner.send({"type": "add_bot", "seat": seat, "level": "random"})
-        owner.state_where(lambda m, s=seat: m["room"]["seats"][s]["name"] is not None)
-
-
 def rated_hazari(server: LiveServer, asha: LiveClient, bilal: LiveClient) -> str:
     """Asha and Bilal (claimed) and two bots, one deal from DECK (target 5 ends it)."""
     options = {"target": 5, "decks": [DECK], "first_dealer": 0, "turn_seconds": 0}
@@ -73,17 +69,6 @@ def rated_hazari(server: LiveServer, asha: LiveClient, bilal: LiveClient) -> str
     match_id = wait_finished(asha)
     bilal.close()
     asha.close()
-    return match_id
-
-
-def bots_only(server: LiveServer, owner: LiveClient, game: str, options: dict[str, Any], seats: int) -> str:
-    room = server.post("/api/rooms", {"game": game, "options": {**options, "turn_seconds": 0},
-                                      "private": True}, owner.token)
-    owner.connect(room["id"])
-    fill_with_bots(owner, range(seats))
-    owner.send({"type": "start"})
-    match_id = wait_finished(owner)
-    owner.close()
     return match_id
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from support.engines import plays, stacked_deck
 
 from app.games.azi import ENGINE, AziState, Phase
 from app.games.base import (
@@ -25,18 +26,6 @@ from app.games.driver import Match
 
 def new(stacks: list[int], button: int = 0, **options: Any) -> AziState:
     return ENGINE.start(options, Seating(len(stacks), button, tuple(stacks)))
-
-
-def stacked_deck(state: AziState, hands: dict[int, str]) -> list[Card]:
-    """A deck that deals ``hands`` (in each hand's order) to the participants of the next deal,
-    one card at a time clockwise from the button; the other cards follow in pack order."""
-    seats = state.seats
-    ring = [(state.button + step) % seats for step in range(1, seats + 1)]
-    order = [seat for seat in ring if seat in hands]
-    cards = {seat: parse_cards(text) for seat, text in hands.items()}
-    size = len(cards[order[0]])
-    top = [cards[order[i % len(order)]][i // len(order)] for i in range(size * len(order))]
-    return top + [card for card in azi_deck() if card not in top]
 
 
 def deal(state: AziState, hands: dict[int, str]) -> Transition[AziState]:
@@ -68,12 +57,6 @@ def refused(kind: type[Rejection], code: str, state: AziState, seat: int, raw: J
     assert type(caught.value) is kind
     assert caught.value.code == code
     return caught.value.message
-
-
-def plays(*moves: str) -> list[tuple[int, JSON]]:
-    """``"1:AS"`` -> seat 1 plays AS."""
-    return [(int(seat), {"kind": "play", "card": card})
-            for seat, card in (move.split(":") for move in moves)]
 
 
 BET = {"kind": "bet", "amount": 10}

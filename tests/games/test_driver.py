@@ -8,7 +8,7 @@ import random
 from typing import Any
 
 import pytest
-from test_azi_engine import plays, stacked_deck
+from support.engines import plays, stacked_deck
 
 from app.games.azi import ENGINE as AZI
 from app.games.base import JSON, Engine, IllegalAction, Rejection, Seating
