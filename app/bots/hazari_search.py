@@ -26,6 +26,7 @@ import numpy.typing as npt
 
 from app.bots.hazari_tables import RoundValues
 from app.games.cards import Card
+from app.games.hazari import arrangements
 from app.games.hazari.arrangements import HAND_SIZE, hand_keys
 from app.games.hazari.combos import card_points
 
@@ -61,9 +62,8 @@ def _split_triples() -> IntArray:
 
 
 SPLIT_TRIPLES = _split_triples()
-QUAD_TRIPLES = np.array([[_TRIPLE_ID[trio] for trio in combinations(quad, 3)] for quad in QUADS],
-                        dtype=np.int64)
-"""Shape ``(715, 4)``: the four triples inside each quad."""
+QUAD_TRIPLES = np.array(arrangements.QUAD_TRIPLES, dtype=np.int64)
+"""Shape ``(715, 4)``: the four triples inside each quad (the engine's table)."""
 TRIPLE_POSITIONS = np.array(TRIPLES, dtype=np.int64)
 QUAD_POSITIONS = np.array(QUADS, dtype=np.int64)
 

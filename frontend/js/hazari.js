@@ -1,8 +1,9 @@
 // Hazari at the table: arranging the 13 cards into G1-G3 (3 cards) and G4 (4 cards), calling up,
 // then the four rounds the server reveals one by one, and the deal's points.
 //
-// The combination names and the order check below are a display aid that follows HZ-4/HZ-5 of the
-// rules file; the server judges every "up" and its refusal is shown as it comes. The words are the
+// The combination names and the order check below read the server's table of the hand's groups (the
+// view's ``combinations``): the page holds no rule of HZ-4/HZ-5; the server judges every "up" and its
+// refusal is shown as it comes. The words are the
 // catalog's (area "hazari"); the labels G1-G4 are messages too.
 
 import { YOUR_HAND, cardButton, cardImage, cardShort, dealtIn, enableArrowKeys, listText } from "./cards.js";
@@ -10,7 +11,6 @@ import { announce, h, holdRendering, scrollBox, showMessage } from "./dom.js";
 import { formatNumber, t } from "./i18n.js";
 import { moveIn } from "./motion.js";
 
-const RANK_VALUE = { 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8, 9: 9, 10: 10, J: 11, Q: 12, K: 13, A: 14 };
 /** Each HZ-5 category's name in the player's language. */
 export const CATEGORY_NAMES = {
   6: t("hazari.troy"), 5: t("hazari.colourRun"), 4: t("hazari.run"), 3: t("hazari.colour"), 2: t("hazari.pair"),
@@ -22,64 +22,54 @@ export const GROUP_SIZES = [3, 3, 3, 4];
 const RANK_ORDER = "A K Q J 10 9 8 7 6 5 4 3 2".split(" ");
 const SUIT_ORDER = "SHCD";
 
-const rankOf = (code) => RANK_VALUE[code.slice(0, -1)];
 const suitOf = (code) => code.slice(-1);
 
-/** HZ-5 runIndex of three distinct ranks, high first: A-K-Q 12, A-2-3 11, K-Q-J 10 ... 4-3-2 1; 0 if none. */
-export function runIndex(high, middle, low) {
-  if (high === 14 && middle === 3 && low === 2) return 11;
-  if (high - middle === 1 && middle - low === 1) return low === 12 ? 12 : low - 1;
-  return 0;
-}
-
-/** The HZ-5 key of three cards, e.g. [6, 14] for A-A-A, [2, 9, 13] for 9-9-K, [1, 14, 13, 11]. */
-export function classify(cards) {
-  if (cards.length !== 3) throw new Error(`a combination has 3 cards, got ${cards.length}`);
-  const [high, middle, low] = cards.map(rankOf).sort((a, b) => b - a);
-  const suited = cards.every((card) => suitOf(card) === suitOf(cards[0]));
-  if (high === low) return [6, high];
-  if (high === middle) return [2, high, low];
-  if (middle === low) return [2, low, high];
-  const run = runIndex(high, middle, low);
-  if (run) return [suited ? 5 : 4, run];
-  return [suited ? 3 : 1, high, middle, low];
-}
-
-/** Lexicographic comparison of two keys: > 0 when ``a`` beats ``b``, 0 for a tie. */
-export function compareKeys(a, b) {
-  for (let i = 0; i < Math.min(a.length, b.length); i += 1) {
-    if (a[i] !== b[i]) return a[i] - b[i];
-  }
-  return a.length - b.length;
-}
-
-function triples(cards) {
+/** Bit masks of the groups of ``size`` positions out of 13, in lexicographic order (the server's). */
+function groupMasks(size, from = 0, taken = 0) {
+  if (size === 0) return [taken];
   const found = [];
-  for (let i = 0; i < cards.length; i += 1) {
-    for (let j = i + 1; j < cards.length; j += 1) {
-      for (let k = j + 1; k < cards.length; k += 1) found.push([cards[i], cards[j], cards[k]]);
-    }
-  }
+  for (let i = from; i <= 13 - size; i += 1) found.push(...groupMasks(size - 1, i + 1, taken | (1 << i)));
   return found;
 }
 
-/** The three cards that give a group its value: the group itself, or G4's best triple (HZ-4). */
-export function bestTriple(cards) {
-  if (cards.length === 3) return cards;
-  let best = null;
-  for (const trio of triples(cards)) {
-    if (best === null || compareKeys(classify(trio), classify(best)) > 0) best = trio;
-  }
-  return best;
+const TRIPLE_MASKS = groupMasks(3);
+const TRIPLE_AT = new Map(TRIPLE_MASKS.map((mask, index) => [mask, index]));
+const QUAD_AT = new Map(groupMasks(4).map((mask, index) => [mask, index]));
+const tables = new WeakMap();
+
+/**
+ * The groups the seat's 13 cards can make, read from the view's ``combinations`` (docs/protocol.md):
+ * ``group(cards)`` gives a 3- or 4-card group's ``strength`` (higher beats lower, equal ties), its
+ * HZ-5 ``category`` and the ``best`` three cards that give it its value; null for other cards.
+ */
+export function combinationTable(combinations) {
+  if (!combinations) return null;
+  if (tables.has(combinations)) return tables.get(combinations);
+  const position = new Map(combinations.cards.map((card, i) => [card, i]));
+  const digits = (text, index) => parseInt(text.slice(2 * index, 2 * index + 2), 36);
+  const table = {
+    group(cards) {
+      if (cards.length !== 3 && cards.length !== 4) return null;
+      let mask = 0;
+      for (const card of cards) {
+        if (!position.has(card)) return null;
+        mask |= 1 << position.get(card);
+      }
+      const triple = cards.length === 3 ? TRIPLE_AT.get(mask) : digits(combinations.quads, QUAD_AT.get(mask));
+      if (triple === undefined || Number.isNaN(triple)) return null;
+      const strength = digits(combinations.triples, triple);
+      const best = cards.filter((card) => TRIPLE_MASKS[triple] & (1 << position.get(card)));
+      return { strength, category: combinations.categories[strength], best };
+    },
+  };
+  tables.set(combinations, table);
+  return table;
 }
 
-/** The key of a 3-card group, or of a 4-card group's best triple (HZ-4). */
-export function groupKey(cards) {
-  return classify(bestTriple(cards));
-}
-
-export function combinationName(cards) {
-  return CATEGORY_NAMES[groupKey(cards)[0]];
+/** The player's-language name of a group's combination (a 4-card group: its best triple's). */
+export function combinationName(table, cards) {
+  const group = table && table.group(cards);
+  return group ? CATEGORY_NAMES[group.category] : "";
 }
 
 /** The name of the combination a group shown by the server makes (its key's category). */
@@ -92,29 +82,31 @@ function groupName(index) {
   return t("hazari.groupName", { number: index + 1 });
 }
 
-function groupLabel(index, cards) {
-  const combination = combinationName(cards);
+function groupLabel(table, index, cards) {
+  const combination = combinationName(table, cards);
   return index === 3 ? t("hazari.groupFourLabel", { combination })
     : t("hazari.groupLabel", { group: groupName(index), combination });
 }
 
 /**
- * HZ-4 check of an arrangement ``[G1, G2, G3, G4]`` of card codes: ``complete`` when the sizes are
- * 3-3-3-4, ``valid`` when also key(G1) >= key(G2) >= key(G3) >= key(G4), and ``problems`` naming
- * each group that outranks the one before it (equal keys are allowed).
+ * HZ-4 check of an arrangement ``[G1, G2, G3, G4]`` of card codes, by the strengths of ``table``
+ * (:func:`combinationTable`): ``complete`` when the sizes are 3-3-3-4, ``valid`` when also
+ * G1 >= G2 >= G3 >= G4, and ``problems`` naming each group that outranks the one before it (equal
+ * groups are allowed). The server judges the "up" itself.
  */
-export function checkArrangement(groups) {
+export function checkArrangement(table, groups) {
   const complete = groups.length === 4 && groups.every((group, i) => group.length === GROUP_SIZES[i]);
   if (!complete) {
     const missing = groups.map((group, i) => (group.length === GROUP_SIZES[i] ? null
       : t("hazari.groupHas", { group: groupName(i), placed: group.length, count: GROUP_SIZES[i] }))).filter(Boolean);
     return { complete: false, valid: false, problems: missing };
   }
-  const keys = groups.map(groupKey);
+  const strengths = groups.map((group) => (table && table.group(group) ? table.group(group).strength : 0));
   const problems = [];
   for (let i = 0; i < 3; i += 1) {
-    if (compareKeys(keys[i + 1], keys[i]) > 0) {
-      problems.push(t("hazari.outranks", { later: groupLabel(i + 1, groups[i + 1]), earlier: groupLabel(i, groups[i]) }));
+    if (strengths[i + 1] > strengths[i]) {
+      problems.push(t("hazari.outranks", { later: groupLabel(table, i + 1, groups[i + 1]),
+        earlier: groupLabel(table, i, groups[i]) }));
     }
   }
   return { complete: true, valid: problems.length === 0, problems };
@@ -238,16 +230,18 @@ function groupBox(ctx, index) {
   const group = groupName(index);
   const row = h("div", { class: "card-row" }, cards.map((card) => arrangingCard(ctx, card, t("hazari.inGroup", { group }))));
   enableArrowKeys(row);
+  const table = combinationTable(ctx.view.combinations);
+  const named = full && table ? table.group(cards) : null;
   let name = `${formatNumber(cards.length)}/${formatNumber(size)}`;
-  if (full) {
-    name = index === 3 ? t("hazari.groupFourName", { combination: combinationName(cards),
-      cards: bestTriple(cards).map(cardShort).join(" ") }) : combinationName(cards);
+  if (named) {
+    name = index === 3 ? t("hazari.groupFourName", { combination: CATEGORY_NAMES[named.category],
+      cards: named.best.map(cardShort).join(" ") }) : CATEGORY_NAMES[named.category];
   }
   const box = h("div", { class: `group-box${full ? " full" : ""}`, dataset: { group: String(index + 1) },
     role: "group", "aria-label": t("hazari.groupAria", { group, count: size }) },
   h("div", { class: "group-head" },
     h("strong", {}, group),
-    h("span", { class: "combo", dataset: { combo: full ? CATEGORY_CODES[groupKey(cards)[0]] : "" } }, name),
+    h("span", { class: "combo", dataset: { combo: named ? CATEGORY_CODES[named.category] : "" } }, name),
     h("button", { type: "button", class: "small-button", dataset: { focus: `hz-place-${index}` },
       "aria-label": t("hazari.placeIn", { group }),
       onclick: () => placeCards(ctx, ctx.ui.selected, index) }, t("hazari.place"))),
@@ -269,7 +263,7 @@ function arrangingDock(ctx) {
   const ui = arrangementState(ctx);
   const placed = new Set(ui.groups.flat());
   const loose = sortHand(ctx.view.hand.filter((card) => !placed.has(card)));
-  const check = checkArrangement(ui.groups);
+  const check = checkArrangement(combinationTable(ctx.view.combinations), ui.groups);
   const handRow = h("div", { class: "card-row hand-row" }, loose.map((card) => arrangingCard(ctx, card, t("hazari.inHand"))));
   handRow.style.setProperty("--hand-count", String(Math.max(7, Math.ceil(loose.length / 2))));
   enableArrowKeys(handRow);
@@ -303,7 +297,7 @@ function lockedDock(ctx) {
   return h("section", { class: "hand hazari-locked", role: "region", "aria-label": YOUR_HAND },
     h("div", { class: "groups" }, view.arrangement.map((group, index) => h("div", { class: "group-box full" },
       h("div", { class: "group-head" }, h("strong", {}, groupName(index)),
-        h("span", { class: "combo" }, combinationName(group))),
+        h("span", { class: "combo" }, combinationName(combinationTable(view.combinations), group))),
       h("div", { class: "card-row" }, group.map((card) => cardImage(card, { small: true, extraClass: view.hand.includes(card) ? "" : "played" })))))),
     waiting.length && view.phase === "arranging"
       ? h("p", { class: "muted" }, t("hazari.lockedWaiting", { names: listText(waiting), count: waiting.length })) : null);

@@ -1,6 +1,7 @@
-"""The client's own modules in the browser: the Hazari display aid (frontend/js/hazari.js) against
-the rules file's examples and the engine, the SVG card faces (frontend/js/cards.js), and the check of
-a fair deal (frontend/js/fairness.js) against the server's deck function."""
+"""The client's own modules in the browser: the Hazari display aid (frontend/js/hazari.js), reading
+the server's table of a hand's groups, against the rules file's examples and the engine, the SVG
+card faces (frontend/js/cards.js), and the check of a fair deal (frontend/js/fairness.js) against
+the server's deck function."""
 
 from __future__ import annotations
 
@@ -15,11 +16,12 @@ from support.live import LiveServer
 from app.games.azi import ENGINE as AZI
 from app.games.azi.ranking import DECK as azi_deck_cards
 from app.games.base import Seating
-from app.games.cards import card_texts, hasenpfeffer_deck, parse_cards, standard_deck
+from app.games.cards import Card, card_texts, hasenpfeffer_deck, parse_cards, standard_deck
 from app.games.driver import Match, SeatsToAct
 from app.games.fairness import commitment, deck_order, is_seed
 from app.games.hazari.arrangements import order_problems, random_arrangement
-from app.games.hazari.combos import category_name, classify, key_of, unpack
+from app.games.hazari.combos import category_name, key_of
+from app.games.hazari.view import hand_combinations
 
 pytestmark = pytest.mark.browser
 
@@ -52,18 +54,32 @@ def run_module(page: Page, server: LiveServer, module: str, script: str, arg: An
         f"async (arg) => {{ const m = await import('/js/{module}.js'); return ({script})(m, arg); }}", arg)
 
 
+def hand_with(*groups: str) -> tuple[Card, ...]:
+    """A 13-card hand holding the cards of ``groups``, filled up from the pack in its order."""
+    cards = [card for group in groups for card in parse_cards(group)]
+    return (*cards, *[card for card in standard_deck() if card not in cards][:13 - len(cards)])
+
+
 def test_hazari_classification_follows_the_rules_examples(page: Page, server: LiveServer) -> None:
-    """HZ-5 examples 1-24 and HZ-4 examples 42-44, run through the page's module."""
-    result = run_module(page, server, "hazari", """(m, arg) => ({
-        keys: arg.classification.map((text) => m.classify(text.split(' '))),
-        beats: arg.beats.map(([a, b]) => m.compareKeys(m.classify(a.split(' ')), m.classify(b.split(' ')))),
-        tie: m.compareKeys(m.classify(['AS', 'KS', 'QS']), m.classify(['AH', 'KH', 'QH'])),
-        checks: arg.arrangements.map(
-            (text) => m.checkArrangement(text.split(' | ').map((g) => g.split(' ')))),
-        partial: m.checkArrangement([['AS', 'AH'], [], [], []]),
-    })""", {"classification": [text for text, _ in CLASSIFICATION], "beats": BEATS,
-            "arrangements": [text for text, _, _ in ARRANGEMENTS]})
-    assert result["keys"] == [key for _, key in CLASSIFICATION]
+    """HZ-5 examples 1-24 and HZ-4 examples 42-44, named and ordered by the page's module from the
+    table the server sends with the hand (the view's ``combinations``)."""
+    named = [(hand_combinations(hand_with(text)), text.split(" ")) for text, _ in CLASSIFICATION]
+    beats = [(hand_combinations(hand_with(a, b)), a.split(" "), b.split(" ")) for a, b in BEATS]
+    tie = (hand_combinations(hand_with("AS KS QS", "AH KH QH")), ["AS", "KS", "QS"], ["AH", "KH", "QH"])
+    arranged = [(hand_combinations(hand_with(text)), text.split(" | ")) for text, _, _ in ARRANGEMENTS]
+    partial = hand_combinations(hand_with("AS AH"))
+    result = run_module(page, server, "hazari", """(m, arg) => {
+        const strength = (table, cards) => m.combinationTable(table).group(cards).strength;
+        return {
+          categories: arg.named.map(([table, cards]) => m.combinationTable(table).group(cards).category),
+          beats: arg.beats.map(([table, a, b]) => strength(table, a) - strength(table, b)),
+          tie: strength(arg.tie[0], arg.tie[1]) - strength(arg.tie[0], arg.tie[2]),
+          checks: arg.arranged.map(([table, groups]) => m.checkArrangement(
+            m.combinationTable(table), groups.map((g) => g.split(' ')))),
+          partial: m.checkArrangement(m.combinationTable(arg.partial), [['AS', 'AH'], [], [], []]),
+        };
+    }""", {"named": named, "beats": beats, "tie": tie, "arranged": arranged, "partial": partial})
+    assert result["categories"] == [key[0] for _, key in CLASSIFICATION]
     assert all(outcome > 0 for outcome in result["beats"]), result["beats"]
     assert result["tie"] == 0
     for check, (_, valid, problems) in zip(result["checks"], ARRANGEMENTS, strict=True):
@@ -72,32 +88,40 @@ def test_hazari_classification_follows_the_rules_examples(page: Page, server: Li
 
 
 def test_hazari_module_agrees_with_the_engine(page: Page, server: LiveServer) -> None:
-    """Every one of the 22,100 triples gets the engine's key; random 4-card groups get the engine's
-    best-triple key; random arrangements get the engine's verdict and problems."""
-    deck = card_texts(standard_deck())
-    triples = [list(trio) for trio in combinations(deck, 3)]
+    """For random hands, every 3-card and 4-card group the page names from the server's table gets
+    the engine's category, best triple and order; random arrangements get the engine's verdict."""
     rng = random.Random(6)
-    quads = [rng.sample(deck, 4) for _ in range(300)]
+    deck = list(standard_deck())
+    hands = [tuple(rng.sample(deck, 13)) for _ in range(8)]
     arrangements = []
-    for _ in range(60):
-        cards = parse_cards(rng.sample(deck, 13))
-        groups = [list(card_texts(g)) for g in random_arrangement(cards, rng)]
+    for hand in hands:
+        groups = [card_texts(g) for g in random_arrangement(hand, rng)]
         if rng.random() < 0.7:
             groups = [*rng.sample(groups[:3], 3), groups[3]]
         arrangements.append(groups)
-    result = run_module(page, server, "hazari", """(m, arg) => ({
-        triples: arg.triples.map((t) => m.classify(t)),
-        quads: arg.quads.map((q) => [m.groupKey(q), m.combinationName(q)]),
-        arrangements: arg.arrangements.map((g) => m.checkArrangement(g)),
-    })""", {"triples": triples, "quads": quads, "arrangements": arrangements})
-    assert result["triples"] == [list(classify(parse_cards(t))) for t in triples]
-    for (key, name), quad in zip(result["quads"], quads, strict=True):
-        packed = key_of(parse_cards(quad))
-        assert key == list(unpack(packed)) and name == category_name(packed)
-    for check, groups in zip(result["arrangements"], arrangements, strict=True):
+    tables = [hand_combinations(hand) for hand in hands]
+    result = run_module(page, server, "hazari", """(m, arg) => arg.tables.map((raw, i) => {
+        const table = m.combinationTable(raw);
+        const cards = raw.cards;
+        const groups = (size, from = 0, taken = []) => size === 0 ? [taken] : cards.slice(from)
+          .flatMap((card, j) => groups(size - 1, from + j + 1, [...taken, card]));
+        return {
+          triples: groups(3).map((g) => [table.group(g).strength, m.combinationName(table, g)]),
+          quads: groups(4).map((g) => [table.group(g).strength, table.group(g).best]),
+          check: m.checkArrangement(table, arg.arrangements[i]),
+        };
+    })""", {"tables": tables, "arrangements": arrangements})
+    for hand, seen, groups in zip(hands, result, arrangements, strict=True):
+        triples = list(combinations(hand, 3))
+        strength = {key: rank for rank, key in enumerate(sorted({key_of(t) for t in triples}))}
+        assert [s for s, _ in seen["triples"]] == [strength[key_of(t)] for t in triples]
+        assert [name for _, name in seen["triples"]] == [category_name(key_of(t)) for t in triples]
+        for (quad_strength, best), quad in zip(seen["quads"], combinations(hand, 4), strict=True):
+            assert quad_strength == strength[key_of(quad)]
+            assert key_of(parse_cards(best)) == key_of(quad) and set(parse_cards(best)) < set(quad)
         problems = order_problems([parse_cards(g) for g in groups])
-        assert check["valid"] is (not problems)
-        assert len(check["problems"]) == len(problems)
+        assert seen["check"]["valid"] is (not problems)
+        assert len(seen["check"]["problems"]) == len(problems)
 
 
 def test_card_faces_cover_the_packs_with_readable_labels(page: Page, server: LiveServer) -> None:

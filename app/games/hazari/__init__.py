@@ -21,15 +21,18 @@ they are implemented). In short:
   ``match_tie``: ``play_on`` deals on until one leads) (HZ-9).
 
 Modules: ``combos`` (keys, precomputed table), ``arrangements`` (HZ-4 checks, enumeration of every
-valid arrangement, uniform random arrangement), ``state`` (frozen values), ``engine`` (the Engine).
+valid arrangement, uniform random arrangement), ``state`` (frozen values), ``actions`` (the action
+and its JSON form), ``view`` (what a seat may know), ``engine`` (the Engine).
 """
 
 from __future__ import annotations
 
 from app.games.base import Engine
+from app.games.hazari.actions import HazariAction, Up
+from app.games.hazari.engine import ENGINE as _ENGINE
 from app.games.hazari.engine import HazariEngine
-from app.games.hazari.state import HazariState, Phase, Up
+from app.games.hazari.state import HazariState, Phase
 
-ENGINE: Engine[HazariState, Up] = HazariEngine()
+ENGINE: Engine[HazariState, HazariAction] = _ENGINE
 
-__all__ = ["ENGINE", "HazariEngine", "HazariState", "Phase", "Up"]
+__all__ = ["ENGINE", "HazariAction", "HazariEngine", "HazariState", "Phase", "Up"]

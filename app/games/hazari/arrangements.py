@@ -13,8 +13,11 @@ first split whose weaker triple falls below G4's best triple.
 from __future__ import annotations
 
 import random
+from array import array
 from collections.abc import Sequence
-from itertools import combinations, permutations
+from itertools import combinations, permutations, product
+
+import numpy as np
 
 from app.games.base import IllegalAction, InvalidAction
 from app.games.cards import Card
@@ -94,9 +97,22 @@ def check_order(groups: Sequence[Sequence[Card]]) -> None:
 
 def check_arrangement(hand: Sequence[Card], groups: Sequence[Sequence[Card]]) -> None:
     """All HZ-4 checks, in the order shape, cards, order; raises the first failure."""
+    if _is_valid_arrangement(hand, groups):
+        return
     check_shape(groups)
     check_cards(hand, groups)
     check_order(groups)
+
+
+def _is_valid_arrangement(hand: Sequence[Card], groups: Sequence[Sequence[Card]]) -> bool:
+    """The HZ-4 checks in one pass, without the messages of a failure."""
+    if len(groups) != 4 or [len(group) for group in groups] != [3, 3, 3, 4]:
+        return False
+    cards = {card for group in groups for card in group}
+    if len(cards) != HAND_SIZE or not cards.issubset(hand):
+        return False
+    k1, k2, k3, k4 = (key_of(group) for group in groups)
+    return k1 >= k2 >= k3 >= k4
 
 
 def is_valid(hand: Sequence[Card], groups: Sequence[Sequence[Card]]) -> bool:
@@ -133,17 +149,27 @@ def _quad_entry(quad: tuple[int, ...]) -> tuple[int, tuple[int, ...], tuple[tupl
     return mask, own, tuple((_TRIPLE_ID[first], rest ^ first) for first in firsts)
 
 
-_QUADS = tuple(_quad_entry(quad) for quad in combinations(range(HAND_SIZE), 4))
+_QUAD_POSITIONS = tuple(combinations(range(HAND_SIZE), 4))
+_QUADS = tuple(_quad_entry(quad) for quad in _QUAD_POSITIONS)
+QUAD_TRIPLES = tuple(tuple(_TRIPLE_ID[1 << a | 1 << b | 1 << c] for a, b, c in combinations(quad, 3))
+                     for quad in _QUAD_POSITIONS)
+"""The four triple ids (indices into ``combinations(range(13), 3)``) inside each 4-card group of
+hand positions (in ``combinations(range(13), 4)`` order), in ``combinations(quad, 3)`` order."""
 _SIXES = {sum(1 << i for i in six): _splits_of(sum(1 << i for i in six))
           for six in combinations(range(HAND_SIZE), 6)}
+
+
+_KEYS_ARRAY = np.array(TRIPLE_KEYS, dtype=np.int64)
+_FIRSTS, _SECONDS, _THIRDS = np.array(_TRIPLES, dtype=np.int64).T
 
 
 def hand_keys(hand: Sequence[Card]) -> list[int]:
     """The packed key of each of the 286 triples of hand positions, in ``combinations`` order."""
     if len(hand) != HAND_SIZE:
         raise ValueError(f"a Hazari hand has {HAND_SIZE} cards, got {len(hand)}")
-    idx = [CARD_INDEX[card] for card in hand]
-    return [TRIPLE_KEYS[(idx[a] * 52 + idx[b]) * 52 + idx[c]] for a, b, c in _TRIPLES]
+    idx = np.array([CARD_INDEX[card] for card in hand])
+    keys: list[int] = _KEYS_ARRAY[(idx[_FIRSTS] * 52 + idx[_SECONDS]) * 52 + idx[_THIRDS]].tolist()
+    return keys
 
 
 def _ranked_pairs(six: int, keys: list[int]) -> list[tuple[int, int, int, int]]:
@@ -200,56 +226,101 @@ def split_groups(hand: Sequence[Card], split: Sequence[int]) -> Groups:
     return tuple(tuple(hand[i] for i in _positions(mask)) for mask in split[4:])
 
 
-def _tie_bound(keys: list[int]) -> int:
-    """The largest :func:`multiplicity` any split of this hand can have (1, 2 or 6)."""
-    by_key: dict[int, list[int]] = {}
-    for key, mask in zip(keys, _TRIPLE_MASKS, strict=True):
-        by_key.setdefault(key, []).append(mask)
-    bound = 1
-    for masks in by_key.values():
-        for x, y in combinations(masks, 2):
-            if x & y == 0:
-                bound = 2
-                if any(z & (x | y) == 0 for z in masks):
-                    return 6
-    return bound
+def _tie_bound(hand: Sequence[Card]) -> int:
+    """The largest :func:`multiplicity` any split of this hand can have (1, 2 or 6).
+
+    Equal keys have the same rank multiset (HZ-5), so disjoint tied triples are either a pair of a
+    rank held four times with a kicker held twice, or three ranks each held at least twice, where
+    the key depends only on whether the triple is of one suit. Three ranks held twice always give
+    two disjoint triples alike in that (every assignment of suits does), so only three of them
+    need ranks held three times and a search."""
+    by_rank: dict[int, list[int]] = {}
+    for index, card in enumerate(hand):
+        by_rank.setdefault(card.rank, []).append(index)
+    held = [len(positions) for positions in by_rank.values()]
+    repeated = sum(count >= 2 for count in held)
+    if repeated >= 3 or (repeated == 2 and 4 in held):
+        triples = [positions for positions in by_rank.values() if len(positions) >= 3]
+        if any(_has_three_ties(hand, ranks) for ranks in combinations(triples, 3)):
+            return 6
+        return 2
+    return 1
 
 
-def _draw(hand: Sequence[Card], order: list[int], bound: int, rng: random.Random) -> Groups | None:
-    """One uniformly random split, kept with probability multiplicity / bound, else None."""
-    idx = [CARD_INDEX[hand[i]] for i in order]
-    four = idx[9:]
-    floor = max(TRIPLE_KEYS[(four[a] * 52 + four[b]) * 52 + four[c]]
-                for a, b, c in ((0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3)))
-    triples = [(TRIPLE_KEYS[(idx[s] * 52 + idx[s + 1]) * 52 + idx[s + 2]], s) for s in (0, 3, 6)]
-    triples.sort(key=lambda keyed: keyed[0], reverse=True)
-    if triples[2][0] < floor:
+def _has_three_ties(hand: Sequence[Card], ranks: tuple[list[int], ...]) -> bool:
+    """Whether the cards of three ranks hold three disjoint triples, all of one suit or none."""
+    by_suited: dict[bool, list[int]] = {True: [], False: []}
+    for trio in product(*ranks):
+        a, b, c = (hand[i].suit for i in trio)
+        by_suited[a == b == c].append(1 << trio[0] | 1 << trio[1] | 1 << trio[2])
+    return any(z & (x | y) == 0
+               for masks in by_suited.values()
+               for x, y in combinations(masks, 2) if x & y == 0
+               for z in masks)
+
+
+def _split_table() -> tuple[array[int], array[int]]:
+    """Every unordered split as three triple ids (``3 * split`` onwards; ``split // PARTITIONS`` is
+    its G4 in :data:`_QUADS` order), and each G4's four triple ids (``4 * quad`` onwards)."""
+    triples = array("H")
+    quads = array("H")
+    for _, own, firsts in _QUADS:
+        quads.extend(own)
+        for first, six in firsts:
+            for a, b in _SIXES[six]:
+                triples.extend((first, a, b))
+    return triples, quads
+
+
+PARTITIONS = 280
+_SPLIT_TRIPLES, _QUAD_TRIPLES = _split_table()
+_SPLIT_COUNT = len(_QUADS) * PARTITIONS
+_DRAW_BITS = _SPLIT_COUNT.bit_length()
+
+
+def _draw(keys: list[int], bound: int, rng: random.Random) -> tuple[int, ...] | None:
+    """One uniformly random split as (G1, G2, G3 triple ids, G4 quad index), kept with probability
+    multiplicity / bound, else None."""
+    split = rng.getrandbits(_DRAW_BITS)
+    if split >= _SPLIT_COUNT:
         return None
-    keys = [keyed[0] for keyed in triples]
-    tied = multiplicity(keys)
-    if tied < bound and rng.random() * bound >= tied:
+    quad = split // PARTITIONS
+    q = 4 * quad
+    floor = max(keys[_QUAD_TRIPLES[q]], keys[_QUAD_TRIPLES[q + 1]], keys[_QUAD_TRIPLES[q + 2]],
+                keys[_QUAD_TRIPLES[q + 3]])
+    s = 3 * split
+    a, b, c = _SPLIT_TRIPLES[s], _SPLIT_TRIPLES[s + 1], _SPLIT_TRIPLES[s + 2]
+    if keys[a] < floor or keys[b] < floor or keys[c] < floor:
         return None
-    starts = [keyed[1] for keyed in triples]
-    return tuple(tuple(hand[i] for i in order[s:s + 3]) for s in starts) + (
-        tuple(hand[i] for i in order[9:]),)
+    triples = sorted(((keys[a], a), (keys[b], b), (keys[c], c)), reverse=True)
+    tied = multiplicity([key for key, _ in triples])
+    if tied > 1:
+        if tied < bound and rng.random() * bound >= tied:
+            return None
+        rng.shuffle(triples)
+        triples.sort(key=lambda keyed: keyed[0], reverse=True)
+    elif bound > 1 and rng.random() * bound >= 1:
+        return None
+    return (*(t for _, t in triples), quad)
 
 
 def random_arrangement(hand: Sequence[Card], rng: random.Random) -> Groups:
-    """A uniformly random valid ordered arrangement of ``hand`` (HZ-4).
+    """A uniformly random valid ordered arrangement of ``hand`` (HZ-4), each group in hand order.
 
-    Rejection sampling: a uniformly random split, its triples sorted descending (a stable sort, so
-    equal triples keep their random order) and kept when valid, with probability ``m / bound`` when
-    it has ``m`` valid orderings, so every valid ordered arrangement is equally likely. After
-    ``_MAX_DRAWS`` misses (a hand with very few valid splits) the choice is made from the full
-    enumeration with the same weights, so it always ends.
+    Rejection sampling: a uniformly random split, its triples sorted descending (equal triples in a
+    random order) and kept when valid, with probability ``m / bound`` when it has ``m`` valid
+    orderings, so every valid ordered arrangement is equally likely. After ``_MAX_DRAWS`` misses (a
+    hand with very few valid splits) the choice is made from the full enumeration with the same
+    weights, so it always ends.
     """
-    bound = _tie_bound(hand_keys(hand))
-    order = list(range(HAND_SIZE))
+    keys = hand_keys(hand)
+    bound = _tie_bound(hand)
     for _ in range(_MAX_DRAWS):
-        rng.shuffle(order)
-        groups = _draw(hand, order, bound, rng)
-        if groups is not None:
-            return groups
+        drawn = _draw(keys, bound, rng)
+        if drawn is not None:
+            *firsts, quad = drawn
+            return (*(tuple(hand[i] for i in _TRIPLES[t]) for t in firsts),
+                    tuple(hand[i] for i in _QUAD_POSITIONS[quad]))
     splits = valid_splits(hand)
     split = rng.choices(splits, weights=[multiplicity(s) for s in splits])[0]
     triples = [(split[i], split[i + 4]) for i in range(3)]

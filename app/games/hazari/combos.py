@@ -16,6 +16,7 @@ every ordered triple of distinct cards is precomputed in :data:`TRIPLE_KEYS`, in
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 from enum import IntEnum
 from itertools import combinations, permutations
@@ -95,13 +96,21 @@ _PARTS = {Category.TROY: 1, Category.COLOUR_RUN: 1, Category.RUN: 1, Category.PA
 
 def unpack(packed: int) -> tuple[int, ...]:
     """The readable key of a packed int."""
+    known = _UNPACKED.get(packed)
+    if known is not None:
+        return known
+    return _unpack(packed)
+
+
+def _unpack(packed: int) -> tuple[int, ...]:
     category = Category(packed >> 12)
     parts = (packed >> 8 & 15, packed >> 4 & 15, packed & 15)
     return (int(category), *parts[:_PARTS[category]])
 
 
-def _build_table() -> list[int]:
-    table = [0] * (52 * 52 * 52)
+def _build_table() -> array[int]:
+    """Unsigned 16-bit entries: the whole table stays in the processor's cache."""
+    table = array("H", bytes(2 * 52 * 52 * 52))
     for trio in combinations(range(52), 3):
         packed = pack(classify([DECK[i] for i in trio]))
         for a, b, c in permutations(trio):
@@ -109,7 +118,9 @@ def _build_table() -> list[int]:
     return table
 
 
-TRIPLE_KEYS: list[int] = _build_table()
+TRIPLE_KEYS: array[int] = _build_table()
+_UNPACKED = {packed: _unpack(packed) for packed in set(TRIPLE_KEYS) - {0}}
+CARD_TEXT: dict[Card, str] = {card: str(card) for card in DECK}
 
 
 def triple_key(a: int, b: int, c: int) -> int:
@@ -119,26 +130,47 @@ def triple_key(a: int, b: int, c: int) -> int:
 
 def key_of(cards: Sequence[Card]) -> int:
     """The packed key of a 3-card group, or of a 4-card group's best triple (HZ-4)."""
-    indices = [CARD_INDEX[card] for card in cards]
-    if len(indices) == 3:
-        return triple_key(*indices)
-    if len(indices) == 4:
-        return max(triple_key(*trio) for trio in combinations(indices, 3))
-    raise ValueError(f"a group has 3 or 4 cards, got {len(indices)}")
+    if len(cards) == 3:
+        a, b, c = cards
+        return TRIPLE_KEYS[(CARD_INDEX[a] * 52 + CARD_INDEX[b]) * 52 + CARD_INDEX[c]]
+    if len(cards) == 4:
+        return max(_subset_keys(cards))
+    raise ValueError(f"a group has 3 or 4 cards, got {len(cards)}")
+
+
+def _subset_keys(cards: Sequence[Card]) -> tuple[int, int, int, int]:
+    """The keys of a 4-card group's triples in ``combinations`` order: without the last card, the
+    third, the second, the first."""
+    first, second, third, fourth = cards
+    w, x, y, z = CARD_INDEX[first], CARD_INDEX[second], CARD_INDEX[third], CARD_INDEX[fourth]
+    wx, wy, xy = (w * 52 + x) * 52, (w * 52 + y) * 52, (x * 52 + y) * 52
+    return TRIPLE_KEYS[wx + y], TRIPLE_KEYS[wx + z], TRIPLE_KEYS[wy + z], TRIPLE_KEYS[xy + z]
+
+
+_LEFT_OUT = (3, 2, 1, 0)
 
 
 def best_triple(cards: Sequence[Card]) -> tuple[Card, ...]:
-    """The three cards whose combination is the value of a 4-card group (HZ-4, HZ-7)."""
-    return max(combinations(cards, 3), key=key_of)
+    """The three cards whose combination is the value of a 4-card group (HZ-4, HZ-7); among equal
+    triples the first in ``combinations`` order."""
+    if len(cards) != 4:
+        return max(combinations(cards, 3), key=key_of)
+    keys = _subset_keys(cards)
+    skip = _LEFT_OUT[keys.index(max(keys))]
+    return tuple(card for i, card in enumerate(cards) if i != skip)
 
 
 def category_of(packed: int) -> Category:
     return Category(packed >> 12)
 
 
+_NAMES_BY_CODE = {int(category): category.label for category in Category}
+
+
 def category_name(packed: int) -> str:
     """The display name of a key's category: Troy, Colour Run, Run, Colour, Pair or Indi."""
-    return category_of(packed).label
+    name = _NAMES_BY_CODE.get(packed >> 12)
+    return name if name is not None else category_of(packed).label
 
 
 def describe(packed: int) -> str:
@@ -166,3 +198,11 @@ def _run_ranks(index: int) -> list[int]:
 def card_points(card: Card) -> int:
     """HZ-2: A, K, Q, J, 10 are worth 10 points; 2..9 are worth 5."""
     return 10 if card.rank >= 10 else 5
+
+
+def cards_points(cards: Sequence[Card]) -> int:
+    """The HZ-2 points of some cards."""
+    return sum(map(_POINTS.__getitem__, cards))
+
+
+_POINTS = {card: card_points(card) for card in DECK}

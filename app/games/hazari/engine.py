@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from itertools import chain
 from typing import Any
 
+import app.games.hazari.view as views
 from app.games.base import (
     JSON,
     GameOver,
@@ -20,15 +21,15 @@ from app.games.base import (
     Transition,
     read_options,
 )
-from app.games.cards import Card, card_texts, check_deck, parse_cards, standard_deck
+from app.games.cards import Card, card_texts, check_deck, standard_deck
+from app.games.hazari.actions import HazariAction, Up, action_to_json, parse_action, parse_draft
 from app.games.hazari.arrangements import (
     GROUP_SIZES,
     check_arrangement,
     check_draft,
-    check_shape,
     random_arrangement,
 )
-from app.games.hazari.combos import CARD_INDEX, card_points, key_of
+from app.games.hazari.combos import cards_points, key_of
 from app.games.hazari.state import (
     MATCH_TIES,
     SEATS,
@@ -38,7 +39,6 @@ from app.games.hazari.state import (
     Play,
     Round,
     Rules,
-    Up,
 )
 
 ROUNDS = len(GROUP_SIZES)
@@ -53,36 +53,8 @@ OPTION_SPECS = (
 )
 
 
-def parse_up(raw: Any) -> Up:
-    """The typed action from its contract JSON; raises :class:`InvalidAction` for any malformed input."""
-    if not isinstance(raw, dict):
-        raise InvalidAction(f"an action is a JSON object, got {raw!r}", code="action/not_an_object")
-    if raw.get("kind") != "up":
-        raise InvalidAction(f"unknown action kind {raw.get('kind')!r} in {raw!r}; Hazari has only "
-                            "'up'", code="action/unknown_kind")
-    if set(raw) != {"kind", "groups"}:
-        raise InvalidAction(f"'up' takes exactly the fields kind and groups, got {sorted(raw)}",
-                            code="action/bad_fields")
-    groups = raw["groups"]
-    if not isinstance(groups, list | tuple) or len(groups) != len(GROUP_SIZES) or not all(
-            isinstance(group, list | tuple) for group in groups):
-        raise InvalidAction(f"'groups' must be a list of 4 lists of cards, got {groups!r}",
-                            code="action/bad_groups")
-    parsed = tuple(parse_cards(list(group)) for group in groups)
-    foreign = [str(card) for group in parsed for card in group if card not in CARD_INDEX]
-    if foreign:
-        raise InvalidAction(f"{', '.join(foreign)} in {groups!r} not in a Hazari pack (HZ-2)",
-                            code="action/bad_card")
-    check_shape(parsed)
-    return Up(parsed)
-
-
-def parse_draft(raw: Any) -> tuple[tuple[Card, ...], ...]:
-    """The groups of a draft (up to four lists of cards, G1 first); raises :class:`InvalidAction`."""
-    if not isinstance(raw, list | tuple) or not all(isinstance(group, list | tuple) for group in raw):
-        raise InvalidAction(f"a draft's 'groups' must be a list of up to 4 lists of cards, got {raw!r}",
-                            code="action/bad_groups")
-    return tuple(parse_cards(list(group)) for group in raw)
+DECK = standard_deck()
+_DECK_SET = frozenset(DECK)
 
 
 def _deal_hands(deck: Sequence[Card], dealer: int) -> tuple[tuple[Card, ...], ...]:
@@ -123,7 +95,7 @@ class HazariEngine:
     chips = None
 
     def full_deck(self) -> tuple[Card, ...]:
-        return standard_deck()
+        return DECK
 
     def make_options(self, raw: Mapping[str, Any]) -> dict[str, Any]:
         if not isinstance(raw, Mapping):
@@ -150,9 +122,10 @@ class HazariEngine:
             raise GameOver("the match is over; no more deals")
         if state.phase is not Phase.DEALING:
             raise IllegalAction(f"no deal is due while {state.phase.value}", code="deal/not_due")
-        check_deck(deck, self.full_deck())
+        if len(deck) != len(DECK) or frozenset(deck) != _DECK_SET:
+            check_deck(deck, DECK)
         number = state.deal_number + 1
-        new = replace(state, phase=Phase.ARRANGING, deal_number=number,
+        new = state.but(phase=Phase.ARRANGING, deal_number=number,
                       hands=_deal_hands(deck, state.dealer), arrangements=(None,) * SEATS,
                       rounds=(), piles=((),) * SEATS)
         return Transition(new, ({"type": "deal_start", "number": number, "dealer": state.dealer},))
@@ -160,15 +133,13 @@ class HazariEngine:
     # -- arranging (HZ-4) -----------------------------------------------------------------------
 
     def to_act(self, state: HazariState) -> tuple[int, ...]:
-        if state.phase is not Phase.ARRANGING:
-            return ()
-        return tuple(seat for seat in range(SEATS) if state.arrangements[seat] is None)
+        return views.to_act(state)
 
-    def parse_action(self, raw: Any) -> Up:
-        return parse_up(raw)
+    def parse_action(self, raw: Any) -> HazariAction:
+        return parse_action(raw)
 
-    def action_to_json(self, action: Up) -> JSON:
-        return action.to_json()
+    def action_to_json(self, action: HazariAction) -> JSON:
+        return action_to_json(action)
 
     def legal_actions(self, state: HazariState, seat: int) -> list[JSON]:
         return [{"kind": "up"}] if seat in self.to_act(state) else []
@@ -191,19 +162,18 @@ class HazariEngine:
         check_draft(state.hands[seat], groups)
         return [card_texts(group) for group in groups]
 
-    def random_action(self, state: HazariState, seat: int, rng: random.Random) -> Up:
+    def random_action(self, state: HazariState, seat: int, rng: random.Random) -> HazariAction:
         self._check_may_arrange(state, seat)
         return Up(random_arrangement(state.hands[seat], rng))
 
-    def apply(self, state: HazariState, seat: int, action: Up) -> Transition[HazariState]:
+    def apply(self, state: HazariState, seat: int, action: HazariAction) -> Transition[HazariState]:
         self._check_may_arrange(state, seat)
         if not isinstance(action, Up):
             raise InvalidAction(f"not a Hazari action: {action!r}", code="action/unknown_kind")
         check_arrangement(state.hands[seat], action.groups)
-        arrangements = tuple(action.groups if s == seat else state.arrangements[s]
-                             for s in range(SEATS))
+        arrangements = (*state.arrangements[:seat], action.groups, *state.arrangements[seat + 1:])
         all_up = all(groups is not None for groups in arrangements)
-        new = replace(state, arrangements=arrangements,
+        new = state.but(arrangements=arrangements,
                       phase=Phase.SHOWING if all_up else Phase.ARRANGING)
         return Transition(new, ({"type": "up", "seat": seat},))
 
@@ -214,7 +184,7 @@ class HazariEngine:
 
     def next_leader(self, state: HazariState) -> int:
         """HZ-6: round 1 is led by ``dealer+1``, later rounds by the previous round's winner."""
-        return state.rounds[-1].winner if state.rounds else (state.dealer + 1) % SEATS
+        return views.next_leader(state)
 
     def auto_step(self, state: HazariState) -> Transition[HazariState]:
         """Reveal the next round: every player's next group from the leader on, counter-clockwise."""
@@ -225,16 +195,17 @@ class HazariEngine:
         number = len(state.rounds) + 1
         leader = self.next_leader(state)
         plays = []
-        for seat in ((leader + i) % SEATS for i in range(SEATS)):
+        for seat in (*range(leader, SEATS), *range(leader)):
             groups = state.arrangements[seat]
             assert groups is not None
             group = groups[number - 1]
             plays.append(Play(seat, group, key_of(group)))
         winner = _round_winner(plays, state.rules.tie_rule)
-        taken = tuple(card for play in plays for card in play.cards)
-        rnd = Round(number, leader, tuple(plays), winner, sum(map(card_points, taken)))
-        piles = tuple(state.piles[s] + taken if s == winner else state.piles[s] for s in range(SEATS))
-        new = replace(state, rounds=(*state.rounds, rnd), piles=piles)
+        taken = tuple(chain.from_iterable(play.cards for play in plays))
+        rnd = Round(number, leader, tuple(plays), winner, cards_points(taken))
+        piles = list(state.piles)
+        piles[winner] += taken
+        new = state.but(rounds=(*state.rounds, rnd), piles=tuple(piles))
         events: tuple[JSON, ...] = ({"type": "round", **rnd.to_json()},)
         if number < ROUNDS:
             return Transition(new, events)
@@ -243,7 +214,7 @@ class HazariEngine:
 
     def _score_deal(self, state: HazariState) -> Transition[HazariState]:
         """HZ-8: each player scores the card points of his won pile; then HZ-9."""
-        points = tuple(sum(map(card_points, pile)) for pile in state.piles)
+        points = tuple(cards_points(pile) for pile in state.piles)
         scores = tuple(total + won for total, won in zip(state.scores, points, strict=True))
         rounds_won = [sum(1 for rnd in state.rounds if rnd.winner == s) for s in range(SEATS)]
         events: list[JSON] = [{"type": "deal_end", "number": state.deal_number, "points": list(points),
@@ -251,52 +222,27 @@ class HazariEngine:
                                           "scores": list(scores)}}]
         winners = _match_winners(state.rules, scores)
         if winners:
-            new = replace(state, phase=Phase.FINISHED, scores=scores, winners=winners,
+            new = state.but(phase=Phase.FINISHED, scores=scores, winners=winners,
                           history=(*state.history, points))
             events.append({"type": "match_end", "winners": list(winners), "scores": list(scores)})
         else:
-            new = replace(state, phase=Phase.DEALING, scores=scores, history=(*state.history, points),
+            new = state.but(phase=Phase.DEALING, scores=scores, history=(*state.history, points),
                           dealer=(state.dealer + 1) % SEATS)
         return Transition(new, tuple(events))
 
-    # -- what a seat may know --------------------------------------------------------------------
+    # -- what a seat may know (``view``) -------------------------------------------------------
 
     def hidden_cards(self, state: HazariState, seat: int | None) -> frozenset[Card]:
-        """Every dealt card not yet exposed in a revealed round, except the seat's own."""
-        own = set(state.hands[seat]) if seat is not None else set()
-        exposed = state.exposed()
-        return frozenset(card for hand in state.hands for card in hand
-                         if card not in exposed and card not in own)
+        return views.hidden_cards(state, seat)
 
     def view(self, state: HazariState, seat: int | None) -> JSON:
-        exposed = state.exposed()
-        result: JSON = {
-            "game": self.name,
-            "phase": state.phase.value,
-            "dealer": state.dealer,
-            "deal": state.deal_number,
-            "to_act": list(self.to_act(state)),
-            "up": [groups is not None for groups in state.arrangements],
-            "cards_left": [sum(card not in exposed for card in hand) for hand in state.hands],
-            "rounds": [rnd.to_json() for rnd in state.rounds],
-            "next_leader": self.next_leader(state) if state.phase is Phase.SHOWING else None,
-            "scores": list(state.scores),
-            "deal_points": [sum(map(card_points, pile)) for pile in state.piles],
-            "last_deal_points": list(state.history[-1]) if state.history else None,
-            "options": {"target": state.rules.target, "tie_rule": state.rules.tie_rule,
-                        "match_tie": state.rules.match_tie},
-            "winners": list(state.winners),
-            "hand": [],
-        }
-        if seat is not None:
-            result["seat"] = seat
-            result["hand"] = card_texts(card for card in state.hands[seat] if card not in exposed)
-            groups = state.arrangements[seat]
-            result["arrangement"] = None if groups is None else [card_texts(g) for g in groups]
-        return result
+        return views.view(state, seat)
 
     def outcome(self, state: HazariState) -> Outcome | None:
         if state.phase is not Phase.FINISHED:
             return None
         return Outcome(winners=state.winners, totals=state.scores)
 
+
+
+ENGINE = HazariEngine()

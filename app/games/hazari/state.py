@@ -1,14 +1,15 @@
-"""The values of a Hazari match: options, the action, rounds and the match state (all frozen)."""
+"""The values of a Hazari match: options, rounds and the match state (all frozen)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 from app.games.base import JSON
-from app.games.cards import Card, card_texts
-from app.games.hazari.arrangements import Groups, groups_text
-from app.games.hazari.combos import best_triple, category_name, unpack
+from app.games.cards import Card
+from app.games.hazari.arrangements import Groups
+from app.games.hazari.combos import CARD_TEXT, best_triple, category_name, unpack
 
 SEATS = 4
 TIE_RULES = ("later_wins", "first_wins")
@@ -32,19 +33,6 @@ class Rules:
 
 
 @dataclass(frozen=True)
-class Up:
-    """Arrange and call up (HZ-4): ``{"kind": "up", "groups": [[3], [3], [3], [4]]}``."""
-
-    groups: Groups
-
-    def __str__(self) -> str:
-        return "up " + groups_text(self.groups)
-
-    def to_json(self) -> JSON:
-        return {"kind": "up", "groups": [card_texts(group) for group in self.groups]}
-
-
-@dataclass(frozen=True)
 class Play:
     """One group exposed in a round, with its packed key (a 4-card group: its best triple)."""
 
@@ -54,10 +42,10 @@ class Play:
 
     def to_json(self) -> JSON:
         """A 4-card group also names its ``best`` triple, the one that counts (HZ-7)."""
-        shown: JSON = {"seat": self.seat, "cards": card_texts(self.cards),
+        shown: JSON = {"seat": self.seat, "cards": [CARD_TEXT[card] for card in self.cards],
                        "combination": category_name(self.key), "key": list(unpack(self.key))}
         if len(self.cards) == 4:
-            shown["best"] = card_texts(best_triple(self.cards))
+            shown["best"] = [CARD_TEXT[card] for card in best_triple(self.cards)]
         return shown
 
 
@@ -94,6 +82,13 @@ class HazariState:
     piles: tuple[tuple[Card, ...], ...] = ((),) * SEATS
     history: tuple[tuple[int, ...], ...] = ()
     winners: tuple[int, ...] = ()
+
+    def but(self, **changes: Any) -> HazariState:
+        """A copy with ``changes`` (what ``dataclasses.replace`` does, without its checks: every
+        transition makes several)."""
+        new = object.__new__(HazariState)
+        new.__dict__.update(self.__dict__, **changes)
+        return new
 
     def exposed(self) -> frozenset[Card]:
         """The cards of the current deal shown in a revealed round."""
