@@ -14,19 +14,19 @@ import pytest
 
 from app.games.base import JSON, IllegalAction, NotYourTurn, Seating
 from app.games.cards import Card, hasenpfeffer_deck
-from app.games.hasenpfeffer import ENGINE, Action, Phase, State
+from app.games.hasenpfeffer import ENGINE, HasenpfefferAction, HasenpfefferState, Phase
 from app.games.replay import replay
 
 FULL = hasenpfeffer_deck()
 FULL_TEXTS = {str(card) for card in FULL}
-Policy = Callable[[State, int, random.Random], Action]
+Policy = Callable[[HasenpfefferState, int, random.Random], HasenpfefferAction]
 
 
-def uniform(state: State, seat: int, rng: random.Random) -> Action:
+def uniform(state: HasenpfefferState, seat: int, rng: random.Random) -> HasenpfefferAction:
     return ENGINE.random_action(state, seat, rng)
 
 
-def cautious(state: State, seat: int, rng: random.Random) -> Action:
+def cautious(state: HasenpfefferState, seat: int, rng: random.Random) -> HasenpfefferAction:
     """Random, but passing often and bidding low, so that matches reach the target: uniform
     bidders overbid, are set, and both totals sink below zero for ever."""
     legal = ENGINE.legal_actions(state, seat)
@@ -40,7 +40,7 @@ def cautious(state: State, seat: int, rng: random.Random) -> Action:
     return ENGINE.parse_action(rng.choice(legal))
 
 
-def passive(state: State, seat: int, rng: random.Random) -> Action:
+def passive(state: HasenpfefferState, seat: int, rng: random.Random) -> HasenpfefferAction:
     """Like :func:`cautious`, passing three times in four: all four often pass (HP-6)."""
     if state.phase is Phase.BIDDING and rng.random() < 0.75:
         return ENGINE.parse_action({"kind": "pass"})
@@ -51,7 +51,7 @@ def passive(state: State, seat: int, rng: random.Random) -> Action:
 class Match:
     options: dict[str, Any]
     seating: Seating
-    state: State
+    state: HasenpfefferState
     decks: dict[int, tuple[Card, ...]] = field(default_factory=dict)
     steps: list[tuple[int | None, JSON]] = field(default_factory=list)
     events: list[JSON] = field(default_factory=list)
@@ -69,7 +69,7 @@ def card_strings(value: Any) -> Iterator[str]:
             yield from card_strings(item)
 
 
-def check_cards(state: State) -> None:
+def check_cards(state: HasenpfefferState) -> None:
     """Hands, widow (until taken), discard, the tricks played and the trick in progress hold the
     25 cards exactly once each."""
     if state.phase not in (Phase.BIDDING, Phase.TRUMP, Phase.DISCARD, Phase.PLAY):
@@ -88,7 +88,7 @@ def check_cards(state: State) -> None:
         assert sizes == [6, 6, 6, 7]
 
 
-def check_views(state: State) -> None:
+def check_views(state: HasenpfefferState) -> None:
     spectator = ENGINE.view(state, None)
     seen = set(card_strings(spectator))
     hidden = {str(card) for card in ENGINE.hidden_cards(state, None)}
@@ -105,7 +105,7 @@ def check_views(state: State) -> None:
             assert str(state.discard) not in set(card_strings(view)) - set(view["hand"])
 
 
-def check_refusals(state: State, seat: int) -> None:
+def check_refusals(state: HasenpfefferState, seat: int) -> None:
     """Every seat but ``seat`` is refused as out of turn; ``seat`` is refused every card or bid
     outside its legal actions."""
     legal = ENGINE.legal_actions(state, seat)
