@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 from app.games.base import JSON
 from app.games.cards import Card
@@ -69,29 +70,29 @@ def play_out(hands: list[list[int]], trick: list[int], leader: int, tricks: list
              played: int, tr: TrumpOrder, bidders: int) -> list[int]:
     """Finish the deal on the engine's rules, every seat playing :func:`policy`; returns the
     tricks per team. Mutates its arguments."""
-    def choose(legal: list[int], hand: list[int], trick: list[int], seat: int, leader: int,
-               played: int) -> int:
-        return policy(legal, hand, trick, seat, leader, played, tr, bidders)
-
-    return engine_play_out(hands, trick, leader, tricks, played, tr, choose)
+    return engine_play_out(hands, trick, leader, tricks, played, tr, partial(policy, tr, bidders))
 
 
-def policy(legal: list[int], hand: list[int], trick: list[int], seat: int, leader: int,
-           played: int, tr: TrumpOrder, bidders: int) -> int:
+def policy(tr: TrumpOrder, bidders: int, legal: list[int], hand: list[int], trick: list[int],
+           seat: int, leader: int, played: int) -> int:
     """The rollout policy's card among the ``legal`` ones (module docstring)."""
-    known = played | mask(hand)
     if not trick:
-        return _lead(hand, seat, known, tr, bidders)
+        return _lead(hand, seat, played | mask(hand), tr, bidders)
     row = tr.strength[tr.eff[trick[0]]]
-    best = max(range(len(trick)), key=lambda i: row[trick[i]])
+    best, high = 0, row[trick[0]]
+    for index in range(1, len(trick)):
+        if row[trick[index]] > high:
+            best, high = index, row[trick[index]]
     last = len(trick) == SEATS - 1
     own = tr.own
-    if (leader + best) % 2 == seat % 2 and (last or is_boss(tr, trick[best], known)):
+    if (leader + best) % 2 == seat % 2 and (
+            last or is_boss(tr, trick[best], played | mask(hand))):
         return min(legal, key=own.__getitem__)
-    winners = [card for card in legal if row[card] > row[trick[best]]]
+    winners = [card for card in legal if row[card] > high]
     if not winners:
         return min(legal, key=own.__getitem__)
     if not last:
+        known = played | mask(hand)
         safe = [card for card in winners if is_boss(tr, card, known)]
         if safe:
             return min(safe, key=row.__getitem__)

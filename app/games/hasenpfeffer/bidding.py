@@ -94,17 +94,16 @@ def _after_call(state: HasenpfefferState, call: Call) -> Transition[Hasenpfeffer
     passed = {entry.seat for entry in auction if entry.bid is None}
     event: JSON = ({"type": "pass", "seat": call.seat} if call.bid is None
                    else {"type": "bid", "seat": call.seat, "value": call.bid})
-    after = evolve(state, auction=auction)
     if call.bid is not None and (len(passed) == SEATS - 1 or _is_unbeatable(state, call.bid)):
-        return _close(after, call.seat, call.bid, False, (event,))
+        return _close(evolve(state, auction=auction), call.seat, call.bid, False, (event,))
     if len(passed) == SEATS:
-        return _everybody_passed(after, (event,))
-    high = after.high_call
+        return _everybody_passed(evolve(state, auction=auction), (event,))
+    high = state.high_call if call.bid is None else call
     if len(passed) == SEATS - 1 and high is not None and high.bid is not None:
-        return _close(after, high.seat, high.bid, False, (event,))
+        return _close(evolve(state, auction=auction), high.seat, high.bid, False, (event,))
     speaker = next(seat % SEATS for seat in range(call.seat + 1, call.seat + SEATS + 1)
                    if seat % SEATS not in passed)
-    return Transition(evolve(after, speaker=speaker), (event,))
+    return Transition(evolve(state, auction=auction, speaker=speaker), (event,))
 
 
 def _everybody_passed(state: HasenpfefferState,

@@ -68,18 +68,10 @@ _FRESH_DEAL = {
     "trump": None, "discard": None, "leader": 0, "trick": (), "completed": (), "tricks": (0, 0),
 }
 """What a new deal resets (HP-4); the options, dealer and scores carry over."""
+_NEW_MATCH = HasenpfefferState(options=Options(), phase=NEEDS_DEAL, dealer=0)
 FULL_DECK = frozenset(DECK)
-Apply = Callable[[HasenpfefferState, int, HasenpfefferAction], Transition[HasenpfefferState]]
 Legal = Callable[[HasenpfefferState, int], list[JSON]]
 
-_ACCEPTS: dict[Phase, tuple[type, ...]] = {
-    BIDDING: (Bid, Pass), TRUMP: (NameTrump,), DISCARD: (Discard,),
-    PLAY: (Play,),
-}
-_APPLY: dict[Phase, Apply] = {
-    BIDDING: apply_bidding, TRUMP: apply_trump, DISCARD: apply_discard,
-    PLAY: apply_play,
-}
 _LEGAL: dict[Phase, Legal] = {
     BIDDING: legal_bidding, TRUMP: legal_trump, DISCARD: legal_discard,
     PLAY: legal_play,
@@ -119,8 +111,8 @@ class HasenpfefferEngine:
         if not 0 <= seating.first_dealer < SEATS:
             raise InvalidOptions(f"first dealer {seating.first_dealer!r} is not a seat 0..3",
                                  code="options/seats")
-        return HasenpfefferState(options=Options.from_mapping(options), phase=NEEDS_DEAL,
-                                 dealer=seating.first_dealer)
+        return evolve(_NEW_MATCH, options=Options.from_mapping(options),
+                      dealer=seating.first_dealer)
 
     def needs_deck(self, state: HasenpfefferState) -> bool:
         return state.phase is NEEDS_DEAL
@@ -182,9 +174,13 @@ class HasenpfefferEngine:
             return apply_play(state, seat, action)
         if not (type(seat) is int and seat in seats_to_act(state)):
             _check_turn(state, seat, action)
-        if not isinstance(action, _ACCEPTS[phase]):
-            raise _out_of_phase(state, action)
-        return _APPLY[phase](state, seat, action)
+        if phase is BIDDING and isinstance(action, (Bid, Pass)):
+            return apply_bidding(state, seat, action)
+        if phase is TRUMP and isinstance(action, NameTrump):
+            return apply_trump(state, seat, action)
+        if phase is DISCARD and isinstance(action, Discard):
+            return apply_discard(state, seat, action)
+        raise _out_of_phase(state, action)
 
     def view(self, state: HasenpfefferState, seat: int | None) -> JSON:
         return view(state, seat)
@@ -228,7 +224,7 @@ def _check_turn(state: HasenpfefferState, seat: int, action: HasenpfefferAction 
 def _out_of_phase(state: HasenpfefferState, action: HasenpfefferAction) -> IllegalAction:
     """Why an action of another phase is refused now, from the seat whose turn it is."""
     what = f"{action_to_json(action)} refused"
-    if isinstance(action, Bid | Pass):
+    if isinstance(action, (Bid, Pass)):
         return IllegalAction(f"{what}: the auction is over", code="action/auction_over")
     if state.phase is BIDDING and isinstance(action, NameTrump | Discard):
         return IllegalAction(f"{what}: the auction is still on; the bidder names trump and "

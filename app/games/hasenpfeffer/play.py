@@ -92,8 +92,10 @@ def apply_play(state: HasenpfefferState, seat: int,
         assert state.trump is not None
         suit_of = TRUMP_ORDERS[state.trump].suit_of
         led = suit_of[trick[0]]
-        if suit_of[card] != led and any(suit_of[held] == led for held in hand):
-            raise _follow_rejection(state, seat, card)
+        if suit_of[card] != led:
+            for held in hand:
+                if suit_of[held] == led:
+                    raise _follow_rejection(state, seat, card)
     hands = list(state.hands)
     hands[seat] = tuple([held for held in hand if held != card])
     trick = trick + (card,)

@@ -174,11 +174,15 @@ class HasenpfefferState:
 def evolve(state: HasenpfefferState, **changes: Any) -> HasenpfefferState:
     """``dataclasses.replace`` without running ``__init__`` again: the engine's transitions build
     only well-formed states, and ``replace`` cost more than all the rules of a move."""
-    after = object.__new__(HasenpfefferState)
-    fields = after.__dict__
-    fields.update(state.__dict__)
+    after = _new_state(HasenpfefferState)
+    fields = state.__dict__.copy()
     fields.update(changes)
+    _set_field(after, "__dict__", fields)
     return after
+
+
+_new_state = object.__new__
+_set_field = object.__setattr__
 
 
 def team_of(seat: int) -> int:
