@@ -87,6 +87,7 @@ def apply_play(state: HasenpfefferState, seat: int,
     hand = state.hands[seat]
     if card not in hand:
         raise _not_held(state, seat, action)
+    place = hand.index(card)
     trick = state.trick
     if trick:
         assert state.trump is not None
@@ -97,7 +98,7 @@ def apply_play(state: HasenpfefferState, seat: int,
                 if suit_of[held] == led:
                     raise _follow_rejection(state, seat, card)
     hands = list(state.hands)
-    hands[seat] = tuple([held for held in hand if held != card])
+    hands[seat] = hand[:place] + hand[place + 1:]
     trick = trick + (card,)
     event: JSON = {"type": "play", "seat": seat, "card": TEXT[card]}
     if len(trick) < SEATS:
