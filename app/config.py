@@ -49,7 +49,7 @@ class Settings(BaseSettings):
     signin_first_delay_seconds: float = 1.0
     signin_max_delay_seconds: float = 900.0
     signin_window_seconds: float = 900.0
-    echo_endpoint: bool = False
+    bench_endpoints: bool = False
     log_level: Literal["critical", "error", "warning", "info", "debug", "trace"] = "info"
     log_format: Literal["text", "json"] = "text"
     metrics_port: int | None = Field(default=None, ge=1, le=65535)

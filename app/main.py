@@ -10,6 +10,8 @@ from pathlib import Path
 from fastapi import Depends, FastAPI
 from fastapi.staticfiles import StaticFiles
 
+from app.api.bench import DurableGroups
+from app.api.bench import router as bench_router
 from app.api.body_limit import BodyLimit
 from app.api.deps import reject_control_characters
 from app.api.errors import install_error_handlers
@@ -22,6 +24,7 @@ from app.api.routes import (
     matches,
     pages,
     players,
+    replays,
     reports,
     rooms,
     sessions,
@@ -39,7 +42,7 @@ from app.logs import RequestIds
 from app.metrics import Monitoring
 from app.redaction import install_redaction
 from app.rooms.manager import RoomManager
-from app.rooms.seating import Timing
+from app.rooms.timing import Timing
 
 GUEST_WINDOW_SECONDS = 3600.0
 FRONTEND_DIR = Path(__file__).resolve().parents[1] / "frontend"
@@ -89,13 +92,15 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True,
     install_error_handlers(app)
     app.add_middleware(SecurityHeaders)
     app.state.open_sockets = OpenSockets()
+    app.state.bench_groups = DurableGroups()
     app.state.drain = drain or Drain()
     app.state.signin_limiter = SignInLimiter.from_settings(settings)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     for router in (players.router, sessions.router, games.router, rooms.router, matches.router,
-                   leaderboard.router, health.router, admin.router, reports.router):
+                   replays.router, leaderboard.router, health.router, admin.router, reports.router):
         app.include_router(router, dependencies=[Depends(reject_control_characters)])
     app.include_router(ws_router)
+    app.include_router(bench_router)
     app.include_router(pages.router)
     app.add_middleware(RequestIds)
     app.mount("/rules", StaticFiles(directory=games.RULES_DIR), name="rules")

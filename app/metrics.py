@@ -141,7 +141,7 @@ class LiveRooms(Collector):
         rooms = GaugeMetricFamily("cardroom_rooms", "Rooms held in memory, by game and status",
                                   labels=["game", "status"])
         held = [room for manager in self.managers for room in manager.rooms.values()]
-        tally = Tally((room.engine.name, room.status) for room in held)
+        tally = Tally((room.engine.name, room.status.value) for room in held)
         for game in sorted(ENGINES):
             for status in ROOM_STATUSES:
                 rooms.add_metric([game, status], tally[game, status])

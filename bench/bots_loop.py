@@ -18,9 +18,11 @@ from pathlib import Path
 from app.db import migrate
 from app.db.session import close_engine, make_engine, make_sessionmaker
 from app.db.store import Store
+from app.rooms.connection import Connection
 from app.rooms.manager import RoomManager
+from app.rooms.occupant import Occupant
 from app.rooms.room import Room
-from app.rooms.seating import Connection, Occupant, Timing
+from app.rooms.timing import Timing
 
 SEATS = {"hazari": 4, "azi": 4, "hasenpfeffer": 4}
 

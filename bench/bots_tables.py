@@ -20,7 +20,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from app.bots.registry import make_bot
-from app.games.base import Engine, Seating
+from app.games.base import JSON, Engine, Seating
+from app.games.driver import DealNeeded, Match, MatchOver, choices_from_views, shuffled_decks
 from app.games.registry import ENGINES
 
 Measurement = tuple[str, float, str]
@@ -35,29 +36,28 @@ def decision_times(game: str, levels: Sequence[str], deals: int, seed: int
     rng = random.Random(seed)
     bots = [make_bot(game, level) for level in levels]
     players = len(levels)
-    deck = list(engine.full_deck())
-    state = engine.start({}, Seating(players, 0, (1000,) * players))
     times: dict[str, list[tuple[float, float]]] = defaultdict(list)
+
+    def decide(seat: int, view: JSON, legal: list[JSON]) -> JSON:
+        view, legal = json.loads(json.dumps(view)), json.loads(json.dumps(legal))
+        started, cpu = time.perf_counter(), time.process_time()
+        action = bots[seat].choose(view, legal, rng)
+        if levels[seat] == "strong":
+            phase: str = view["phase"]
+            times[PHASE_NAMES.get(phase, phase)].append(
+                (time.perf_counter() - started, time.process_time() - cpu))
+        return action
+
+    decks, choose = shuffled_decks(engine, rng), choices_from_views(engine, decide)
+    match = Match.start(engine, {}, Seating(players, 0, (1000,) * players))
     dealt = 0
     while dealt < deals:
-        if engine.outcome(state) is not None:
-            state = engine.start({}, Seating(players, rng.randrange(players), (1000,) * players))
-        elif engine.needs_deck(state):
-            rng.shuffle(deck)
-            state = engine.deal(state, deck).state
-            dealt += 1
-        elif engine.has_auto_step(state):
-            state = engine.auto_step(state).state
-        else:
-            seat = engine.to_act(state)[0]
-            view = json.loads(json.dumps(engine.view(state, seat)))
-            legal = json.loads(json.dumps(engine.legal_actions(state, seat)))
-            started, cpu = time.perf_counter(), time.process_time()
-            action = bots[seat].choose(view, legal, rng)
-            if levels[seat] == "strong":
-                times[PHASE_NAMES.get(view["phase"], view["phase"])].append(
-                    (time.perf_counter() - started, time.process_time() - cpu))
-            state = engine.apply(state, seat, engine.parse_action(action)).state
+        due = match.next()
+        if isinstance(due, MatchOver):
+            match = Match.start(engine, {}, Seating(players, rng.randrange(players), (1000,) * players))
+            continue
+        dealt += isinstance(due, DealNeeded)
+        match.perform(due, decks, choose)
     times["all"] = [seconds for values in list(times.values()) for seconds in values]
     return times
 

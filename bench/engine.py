@@ -78,7 +78,7 @@ def bench_azi(seconds: float = 3.0) -> list[Measurement]:
     """Whole random Azi deals through the engine (4 seats, 1000 chips each, a new table when one
     ends), and AZ-11 settlements of random pots."""
     from app.games.azi import ENGINE
-    from app.games.azi.settlement import settle
+    from app.games.azi.pot import settle
 
     rng = random.Random(1)
     decks, choose = shuffled_decks(ENGINE, rng), random_choices(ENGINE, rng)

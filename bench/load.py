@@ -5,8 +5,11 @@ Starts the real server (uvicorn as ``cardroom serve``, PostgreSQL in a database 
 a second (the seat to act picks a random legal move as soon as it may, but no sooner than a second after
 the room's previous move). For each move it measures the time from sending it to the moment the LAST of
 the room's four seats has the resulting state. Then, on the same server and the same number of
-connections, a bare echo endpoint gives the baseline round trip. Prints p50 / p99 / max, moves per
-second, lost or doubled moves, the server's CPU and its memory per connection.
+connections, two baselines (bench-only endpoints, ``CARDROOM_BENCH_ENDPOINTS=1``): the durable one, the
+least any stored move must do (a frame in, one row written in one committed transaction, four frames
+out to the four sockets of a group, one group per room, one frame a second each), and a bare echo.
+Prints p50 / p99 / max of each, the move's p50 and p99 as multiples of the durable baseline's, moves
+per second, lost or doubled moves, the server's CPU and its memory per connection.
 
 The clients run in one process on the server's machine, where their own delays would count in every
 figure, so they are kept cheap: each connection is the sans-I/O protocol of ``websockets`` under a plain
@@ -83,7 +86,7 @@ def start_server(port: int, pg_host: str, log: Path) -> subprocess.Popen[bytes]:
            "CARDROOM_PORT": str(port), "CARDROOM_REVEAL_PAUSE": "0", "CARDROOM_BOT_DELAY": "0",
            "CARDROOM_SEED_WAIT": "0", "CARDROOM_MAX_CONNECTIONS_PER_IP": "100000",
            "CARDROOM_MAX_ROOMS_PER_PLAYER": "100000", "CARDROOM_GUESTS_PER_HOUR": "100000",
-           "CARDROOM_ECHO_ENDPOINT": "1",
+           "CARDROOM_BENCH_ENDPOINTS": "1",
            "CARDROOM_LOG_LEVEL": "warning"}
 
     def more_files() -> None:
@@ -350,62 +353,121 @@ async def seat_room(port: int, play: Play, room: Room) -> None:
     room.sockets[0].send(dumps({"type": "start"}))
 
 
-class Pinger:
-    """One echo connection: 64 bytes, and four seconds after each answer the next 64 bytes."""
+class Prober:
+    """A round trip repeated on a few sockets: 64 bytes sent on one of them (each in turn), timed until
+    every socket has a frame back, and ``period`` seconds after that send (once answered) the next."""
 
     PAYLOAD = b"x" * 64
-    PERIOD = 4.0
 
-    def __init__(self, latencies: list[float], stop: float) -> None:
+    def __init__(self, period: float, latencies: list[float]) -> None:
         self.loop = asyncio.get_running_loop()
+        self.period = period
         self.latencies = latencies
-        self.stop = stop
+        self.stop = 0.0
+        self.due = 0.0
         self.sent = 0.0
-        self.waiting = False
-        self.websocket: WebSocket | None = None
+        self.sends = 0
+        self.waiting: set[int] = set()
+        self.sockets: list[WebSocket] = []
 
-    def ping(self) -> None:
-        if self.loop.time() >= self.stop or self.websocket is None:
+    def send(self) -> None:
+        if self.loop.time() >= self.stop or not self.sockets:
             return
+        self.due = self.loop.time() + self.period
         self.sent = time.perf_counter()
-        self.waiting = self.websocket.send(self.PAYLOAD)
+        self.waiting = set(range(len(self.sockets)))
+        if self.sockets[self.sends % len(self.sockets)].send(self.PAYLOAD):
+            self.sends += 1
+        else:
+            self.waiting.clear()
 
-    def echoed(self, _data: Payload) -> None:
-        self.latencies.append(time.perf_counter() - self.sent)
-        self.waiting = False
-        self.loop.call_later(self.PERIOD, self.ping)
+    def received(self, seat: int, _data: Payload) -> None:
+        if seat not in self.waiting:
+            return
+        self.waiting.discard(seat)
+        if not self.waiting:
+            self.latencies.append(time.perf_counter() - self.sent)
+            self.loop.call_at(self.due, self.send)
 
 
-async def echo_phase(port: int, connections: int, seconds: float) -> list[float]:
-    """Every connection sends one message every ``connections / rate`` seconds: the same message rate
-    as the game phase (one a second per room of four)."""
+@dataclass
+class Baseline:
+    latencies: list[float]
+    sent: int
+    cpu: float
+
+
+async def baseline_phase(pid: int, addresses: list[list[str]], period: float, seconds: float) -> Baseline:
+    """One :class:`Prober` on each list of addresses, started evenly over its first period."""
     loop = asyncio.get_running_loop()
     latencies: list[float] = []
-    pingers = [Pinger(latencies, 0.0) for _ in range(connections)]
+    probers = [Prober(period, latencies) for _ in addresses]
 
-    async def connect(pinger: Pinger) -> None:
-        pinger.websocket = await open_websocket(f"ws://127.0.0.1:{port}/ws/echo", pinger.echoed)
+    async def connect(prober_and_urls: tuple[Prober, list[str]]) -> None:
+        prober, urls = prober_and_urls
+        prober.sockets = [await open_websocket(url, partial(prober.received, seat))
+                          for seat, url in enumerate(urls)]
 
-    await bounded(4 * SETUP_GROUP, connect, pingers)
+    await bounded(SETUP_GROUP, connect, zip(probers, addresses, strict=True))
+    cpu_start = process_stats(pid)[0]
     start = loop.time()
-    for index, pinger in enumerate(pingers):
-        pinger.stop = start + seconds
-        loop.call_at(start + index * Pinger.PERIOD / connections, pinger.ping)
+    for index, prober in enumerate(probers):
+        prober.stop = start + seconds
+        loop.call_at(start + index * period / len(probers), prober.send)
     await asyncio.sleep(seconds)
+    cpu = (process_stats(pid)[0] - cpu_start) / (loop.time() - start)
     deadline = loop.time() + 10
-    while any(pinger.waiting for pinger in pingers) and loop.time() < deadline:
+    while any(prober.waiting for prober in probers) and loop.time() < deadline:
         await asyncio.sleep(0.05)
-    await close_all([pinger.websocket for pinger in pingers if pinger.websocket is not None])
-    return latencies
+    await close_all([websocket for prober in probers for websocket in prober.sockets])
+    return Baseline(latencies, sum(prober.sends for prober in probers), cpu)
+
+
+async def durable_phase(port: int, pid: int, rooms: int, seconds: float) -> Baseline:
+    """Groups of four sockets, one group per room; each group sends one frame a second (a room's move)
+    that the server stores as one row in one committed transaction and sends to the four."""
+    addresses = [[f"ws://127.0.0.1:{port}/ws/bench/durable/{group}"] * 4 for group in range(rooms)]
+    return await baseline_phase(pid, addresses, 1.0, seconds)
+
+
+async def echo_phase(port: int, pid: int, connections: int, seconds: float) -> Baseline:
+    """Every connection sends one message every four seconds: the same message rate as the game phase
+    (one a second per room of four)."""
+    return await baseline_phase(pid, [[f"ws://127.0.0.1:{port}/ws/echo"]] * connections, 4.0, seconds)
+
+
+def percentiles(values: list[float]) -> tuple[float, float, float]:
+    """p50, p99 and max."""
+    ordered = sorted(values)
+    return statistics.median(ordered), ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))], ordered[-1]
 
 
 def summary(values: list[float]) -> str:
     if not values:
         return "no samples"
-    ordered = sorted(values)
-    p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
-    return (f"p50 {statistics.median(ordered) * 1000:.2f} ms, p99 {p99 * 1000:.2f} ms, "
-            f"max {ordered[-1] * 1000:.2f} ms ({len(ordered)} samples)")
+    p50, p99, most = percentiles(values)
+    return (f"p50 {p50 * 1000:.2f} ms, p99 {p99 * 1000:.2f} ms, max {most * 1000:.2f} ms "
+            f"({len(values)} samples)")
+
+
+def ratios(moves: list[float], floor: list[float]) -> str:
+    if not moves or not floor:
+        return "no samples"
+    (move_p50, move_p99, _), (floor_p50, floor_p99, _) = percentiles(moves), percentiles(floor)
+    return (f"move p50 = {move_p50 / floor_p50:.1f}x durable p50, "
+            f"move p99 = {move_p99 / floor_p99:.1f}x durable p99")
+
+
+@dataclass
+class Moves:
+    """What the game phase measured: the latencies, the server's CPU and memory, the client's CPU."""
+
+    results: Results
+    wall: float
+    cpu: float
+    client_cpu: float
+    rss: tuple[int, int, int]
+    in_flight: int
 
 
 async def run(rooms: int, seconds: float, pg_host: str) -> None:
@@ -414,13 +476,29 @@ async def run(rooms: int, seconds: float, pg_host: str) -> None:
     port = free_port()
     server = start_server(port, pg_host, PROJECT / "test-artifacts" / "load-server.log")
     try:
-        await measure(port, server.pid, rooms, seconds)
+        await measure(port, server.pid, rooms, seconds, pg_host)
     finally:
         server.terminate()
         server.wait(timeout=30)
 
 
-async def measure(port: int, pid: int, count: int, seconds: float) -> None:
+async def measure(port: int, pid: int, count: int, seconds: float, pg_host: str) -> None:
+    """The three phases on the same server and number of connections: moves, the durable baseline,
+    the echo."""
+    moves = await moves_phase(port, pid, count, seconds)
+    durable = await durable_phase(port, pid, count, min(seconds, 30))
+    echo = await echo_phase(port, pid, 4 * count, min(seconds, 30))
+    gc.enable()
+    dsn = f"postgresql://postgres@{pg_host}:5432/{DATABASE}"
+    stored = await stored_count(dsn, "SELECT count(*) FROM actions WHERE seat IS NOT NULL")
+    rows = await stored_count(dsn, "SELECT count(*) FROM bench_writes")
+    report(count, moves, durable, echo)
+    print(f"moves stored: {stored} (sent {moves.results.moves}; {moves.in_flight} still in flight when "
+          "the clock stopped; every stored move is counted once)")
+    print(f"durable baseline rows stored: {rows} (frames sent {durable.sent})")
+
+
+async def moves_phase(port: int, pid: int, count: int, seconds: float) -> Moves:
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
         rooms = await bounded(HTTP_GROUP, partial(make_room, http), range(count))
     _, rss_before = process_stats(pid)
@@ -429,9 +507,8 @@ async def measure(port: int, pid: int, count: int, seconds: float) -> None:
     await bounded(SETUP_GROUP, partial(seat_room, port, play), rooms)
     await asyncio.sleep(2)
     _, rss_connected = process_stats(pid)
-    connections = 4 * count
     # The clients' own garbage collector must not stop them in the middle of a measurement: what the
-    # setup made is left out of its scans, and it stays off until the figures are taken.
+    # setup made is left out of its scans, and it stays off until every phase is measured.
     gc.collect()
     gc.freeze()
     gc.disable()
@@ -446,36 +523,35 @@ async def measure(port: int, pid: int, count: int, seconds: float) -> None:
     _, rss_loaded = process_stats(pid)
     in_flight = sum(len(room.pending) for room in rooms)
     await close_all([websocket for room in rooms for websocket in room.sockets])
-    echo = await echo_phase(port, connections, min(seconds, 30))
-    gc.enable()
-    stored = await stored_moves()
-    report(count, connections, results, wall, cpu_used, rss_before, rss_connected, rss_loaded, echo)
-    print(f"load generator CPU: {client_cpu / wall * 100:.0f}% of one core; machine load average "
-          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-    print(f"moves stored: {stored} (sent {results.moves}; {in_flight} still in flight when the clock "
-          "stopped; every stored move is counted once)")
+    return Moves(results, wall, cpu_used, client_cpu, (rss_before, rss_connected, rss_loaded), in_flight)
 
 
-async def stored_moves() -> int:
-    connection = await asyncpg.connect(f"postgresql://postgres@127.0.0.1:5432/{DATABASE}")
+async def stored_count(dsn: str, query: str) -> int:
+    connection = await asyncpg.connect(dsn)
     try:
-        count: int = await connection.fetchval("SELECT count(*) FROM actions WHERE seat IS NOT NULL")
+        count: int = await connection.fetchval(query)
         return count
     finally:
         await connection.close()
 
 
-def report(count: int, connections: int, results: Results, wall: float, cpu: float, rss_before: int,
-           rss_connected: int, rss_loaded: int, echo: list[float]) -> None:
+def report(count: int, moves: Moves, durable: Baseline, echo: Baseline) -> None:
+    connections, results, wall = 4 * count, moves.results, moves.wall
+    rss_before, rss_connected, rss_loaded = moves.rss
     print(f"rooms: {count} ({connections} WebSocket connections), {wall:.0f} s of play, PostgreSQL")
-    print(f"action -> last seat's state: {summary(results.latencies)}")
-    print(f"echo baseline round trip:    {summary(echo)}")
+    print(f"action -> last seat's state:      {summary(results.latencies)}")
+    print(f"durable baseline -> last of four: {summary(durable.latencies)}")
+    print(f"echo baseline round trip:         {summary(echo.latencies)}")
+    print(f"against the durable baseline: {ratios(results.latencies, durable.latencies)}")
     print(f"moves sent: {results.moves} ({results.moves / wall:.0f}/s); moves seen by all four: "
           f"{len(results.latencies)}; error frames: {len(results.errors)} {sorted(set(results.errors))}")
-    print(f"server CPU: {cpu / wall * 100:.0f}% of one core")
+    print(f"server CPU: {moves.cpu / wall * 100:.0f}% of one core during the moves, "
+          f"{durable.cpu * 100:.0f}% during the durable baseline, {echo.cpu * 100:.0f}% during the echo")
     print(f"server memory: {rss_before / 2**20:.0f} MiB before connections, "
           f"{(rss_connected - rss_before) / connections / 1024:.1f} KiB per idle connection, "
           f"{(rss_loaded - rss_before) / connections / 1024:.1f} KiB per connection under load")
+    print(f"load generator CPU: {moves.client_cpu / wall * 100:.0f}% of one core during the moves; "
+          f"machine load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 
 
 def main() -> None:

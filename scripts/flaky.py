@@ -3,7 +3,8 @@
 
     python scripts/flaky.py [--runs 3] [--jobs 2] [pytest arguments and test paths...]
 
-Test paths given replace the default set (tests/test_*.py and tests/browser).
+Test paths given replace the default set: every folder of tests/ but the engine, bot and simulator
+tests (tests/games, tests/bots, tests/sim).
 
 Exit status 0 when every test passed in every run. A failing test is reported with the seeds of the
 runs it failed in; ``pytest -p randomly -p xdist -n 2 --randomly-seed=SEED ...`` repeats such a run.
@@ -21,12 +22,13 @@ from collections import defaultdict
 from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parents[1]
-PROTOCOL_AND_BROWSER = ["tests/test_*.py", "tests/browser"]
+ENGINE_AND_BOT_TESTS = {"games", "bots", "sim"}
 
 
 def test_files() -> list[str]:
-    files = sorted(str(path.relative_to(PROJECT)) for path in PROJECT.glob(PROTOCOL_AND_BROWSER[0]))
-    return files + PROTOCOL_AND_BROWSER[1:]
+    folders = (PROJECT / "tests").iterdir()
+    return sorted(str(folder.relative_to(PROJECT)) for folder in folders
+                  if folder.name not in ENGINE_AND_BOT_TESTS and any(folder.glob("test_*.py")))
 
 
 def outcomes(report: Path) -> dict[str, str]:

@@ -3,19 +3,24 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import URL, make_url, text
 from sqlalchemy.ext.asyncio import create_async_engine
 from starlette.testclient import TestClient
 from support import create_or_drop_database, make_settings
+from support.bots import every_engine
 
 from app.db import migrate
 from app.db.session import close_engine
+from app.games.base import Engine
+from app.games.registry import ENGINES
 from app.main import create_app
 
 BASE_POSTGRES_URL = make_url(os.environ.get("CARDROOM_TEST_POSTGRES_URL",
@@ -95,6 +100,16 @@ def postgres_url() -> Iterator[str]:
             asyncio.run(_create_or_drop_worker_database(create=False))
 
 
+@pytest.fixture(autouse=True)
+def _postgres_connections_closed(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A PostgreSQL connection a test leaves unclosed warns when the collector finds it, in whatever
+    test runs then; collecting at the end of each test that reached PostgreSQL makes the warning (an
+    error here) fail the test that left it."""
+    yield
+    if "postgres_url" in request.fixturenames:
+        gc.collect()
+
+
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def database_url(request: pytest.FixtureRequest) -> str:
     """Each test that takes this runs once on SQLite and once on PostgreSQL."""
@@ -141,6 +156,15 @@ def db_client(database_url: str) -> Iterator[TestClient]:
     """The same app, once per database."""
     with TestClient(create_app(make_settings(database_url), run_migrations=False)) as test_client:
         yield test_client
+
+
+@pytest.fixture
+def registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Engine[Any, Any]]]:
+    """Every engine with bots, in the registry for the duration of a test."""
+    engines = every_engine()
+    for name, engine in engines.items():
+        monkeypatch.setitem(ENGINES, name, engine)
+    yield engines
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

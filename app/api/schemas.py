@@ -194,3 +194,26 @@ class ReportCreate(Strict):
 
 class ReportCreated(BaseModel):
     id: int
+
+
+class ReplayStep(BaseModel):
+    """One logged step of a finished match and the view after it."""
+
+    number: int = Field(description="the step's place in the match: 1 for the first logged step")
+    seq: int
+    seat: int | None
+    action: dict[str, Any]
+    events: list[dict[str, Any]]
+    view: dict[str, Any]
+
+
+class ReplayDeal(BaseModel):
+    """The views after each step of one deal of a finished match."""
+
+    match_id: str
+    game: str
+    deal: int
+    deals: int = Field(description="how many deals the match had")
+    seat: int | None = Field(description="the seat whose view this is; null for every hand face up")
+    before: dict[str, Any] = Field(description="the view before the deal's first step")
+    steps: list[ReplayStep]

@@ -48,12 +48,14 @@ from app.api.messages import (
 )
 from app.api.sockets import CLOSE_REMOVED, CLOSE_REVOKED, CLOSE_SUSPENDED, OpenSockets
 from app.config import Settings
-from app.db.store import Store, hash_token
+from app.db.store import Store
+from app.db.tokens import hash_token
 from app.games.base import Rejection
 from app.logs import bind_socket
+from app.rooms.connection import Connection
+from app.rooms.frames import encode_frame
 from app.rooms.manager import RoomManager
 from app.rooms.room import Room
-from app.rooms.seating import Connection, encode_frame
 
 router = APIRouter()
 log = logging.getLogger(__name__)
@@ -324,20 +326,6 @@ async def _read(websocket: WebSocket, room: Room, conn: SocketConnection, settin
             metrics.rejected("server/error")
             conn.push(error_frame("server/error", "the server could not do that; nothing changed",
                                   ref_of(raw)))
-
-
-@router.websocket("/ws/echo")
-async def echo_socket(websocket: WebSocket) -> None:
-    """A bare echo, the baseline of ``bench/load.py``; served only with ``CARDROOM_ECHO_ENDPOINT=1``."""
-    await websocket.accept()
-    if not websocket.app.state.settings.echo_endpoint:
-        await _close(websocket, CLOSE_POLICY, "echo/disabled", "the echo endpoint is off on this server")
-        return
-    try:
-        while True:
-            await websocket.send_text(await websocket.receive_text())
-    except WebSocketDisconnect:
-        pass
 
 
 def _client_ip(websocket: WebSocket) -> str:

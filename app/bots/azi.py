@@ -6,9 +6,10 @@ Both see only their seat's view and legal list (rules ``azi.md``).
   after every Azi it can pay for, lays away its weakest card in the 4-card variant and plays its
   strongest legal card (trumps above everything, the six on the scene on top, AZ-6).
 * ``strong`` deals the unseen cards at random to the players still in, consistently with what it
-  has seen (``azi_sim``: the exposed trump card stays with its owner, a player who did not follow
-  or trump has shown a void), and plays each sample out with a simple policy; the share of the
-  pot it then wins is its equity. Hands of players who raised are drawn from the stronger hands
+  has seen (``azi_knowledge``: the exposed trump card stays with its owner, a player who did not
+  follow or trump has shown a void), and plays each sample out on the engine's trick rules
+  (``app.games.azi.tricks.play_out``) with a simple policy; the share of the pot it then wins is
+  its equity. Hands of players who raised are drawn from the stronger hands
   (a weak draw is kept only now and then).
 
   Betting (AZ-7): each choice is valued in chips on the assumption that the others call: folding
@@ -31,24 +32,21 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from app.bots.azi_sim import (
+from app.bots.azi_knowledge import Accept, Deal, cards_of, read_deal, sample_hands
+from app.bots.base import legal_by_kind
+from app.bots.random_bot import resolve
+from app.games.azi import tricks
+from app.games.azi.tricks import (
     DECK,
     INDEX,
     RANK_OF,
+    STRENGTHS,
     SUIT_INDEX,
     SUIT_OF,
-    TABLES,
-    Accept,
-    Deal,
-    cards_of,
+    Strength,
     own_power,
-    play_out,
-    read_deal,
-    sample_hands,
-    value,
+    playable,
 )
-from app.bots.base import legal_by_kind
-from app.bots.random_bot import resolve
 from app.games.base import JSON
 from app.games.cards import Card
 
@@ -60,15 +58,62 @@ SKILL = 1.1
 """How much better than an average player the bot expects to do in a re-deal (buy-in)."""
 WEAK_RAISER_KEPT = 0.35
 """How often a raiser's sampled hand is kept although it looks weak."""
+AZI_SHARE = 1 / 3
+"""What an Azi is worth, as a share of the pot, to a player who took one trick (AZ-13)."""
+
+
+def rollout_policy(strength: Strength) -> tricks.Policy:
+    """The rollouts' choice of card, for every player: lead the strongest card; when following,
+    win the trick with the cheapest winning card if last to play and with the strongest one
+    otherwise; when the trick cannot be won, play the weakest legal card."""
+    own = tuple(own_power(strength, card) for card in range(len(DECK)))
+
+    def policy(hand: list[int], trick: list[tuple[int, int]], strength: Strength, trump: int,
+               last: bool) -> int:
+        if not trick:
+            return max(hand, key=own.__getitem__)
+        led = SUIT_OF[trick[0][1]]
+        row = strength[led]
+        legal = playable(hand, led, trump)
+        best = 0
+        for _, card in trick:
+            if row[card] > best:
+                best = row[card]
+        winners = [card for card in legal if row[card] > best]
+        if winners:
+            return min(winners, key=row.__getitem__) if last else max(winners, key=row.__getitem__)
+        return min(legal, key=own.__getitem__)
+
+    return policy
+
+
+POLICIES = {key: rollout_policy(strength) for key, strength in STRENGTHS.items()}
+
+
+def play_out(hands: list[list[int]], trick: list[tuple[int, int]], leader: int, won: list[int],
+             strength: Strength, trump: int, six_on_scene: bool) -> int:
+    """A rollout: the deal finished on the engine's rules with every player on the rollout
+    policy."""
+    return tricks.play_out(hands, trick, leader, won, strength, trump, POLICIES[trump, six_on_scene])
+
+
+def value(outcome: int, me: int, won: list[int]) -> float:
+    """What the end of a rollout is worth to position ``me``: 1 for taking the pot, a third of
+    it for each one-trick player of an Azi (AZ-9, AZ-13: they replay for the pot among three)."""
+    if outcome == me:
+        return 1.0
+    if outcome == tricks.AZI and won[me] == 1:
+        return AZI_SHARE
+    return 0.0
 
 
 def _strongest(cards: Sequence[str], view: JSON) -> str:
-    table = TABLES[(SUIT_INDEX[view["trump"]], bool(view["six_on_scene"]))]
+    table = STRENGTHS[(SUIT_INDEX[view["trump"]], bool(view["six_on_scene"]))]
     return max(cards, key=lambda text: own_power(table, INDEX[Card.parse(text)]))
 
 
 def _weakest(cards: Sequence[str], view: JSON) -> str:
-    table = TABLES[(SUIT_INDEX[view["trump"]], bool(view["six_on_scene"]))]
+    table = STRENGTHS[(SUIT_INDEX[view["trump"]], bool(view["six_on_scene"]))]
     return min(cards, key=lambda text: own_power(table, INDEX[Card.parse(text)]))
 
 
@@ -129,7 +174,8 @@ class AziStrongBot:
                 copies = [hand[:] for hand in hands]
                 copies[0].remove(card)
                 won = deal.won[:]
-                outcome = play_out(copies, [*deal.trick, (0, card)], leader, won, table, deal.trump)
+                outcome = play_out(copies, [*deal.trick, (0, card)], leader, won, table, deal.trump,
+                                   deal.six_on_scene)
                 totals[index] += value(outcome, 0, won)
         best = max(range(len(candidates)),
                    key=lambda i: (round(totals[i], 6), -own_power(table, candidates[i])))
@@ -172,7 +218,8 @@ class AziStrongBot:
                 copies = [cards[:] for cards in hands]
                 copies[0].remove(card)
                 won = [0] * len(copies)
-                totals[index] += value(play_out(copies, [], leader, won, table, deal.trump), 0, won)
+                totals[index] += value(play_out(copies, [], leader, won, table, deal.trump,
+                                                deal.six_on_scene), 0, won)
         best = max(range(len(hand)), key=lambda i: (round(totals[i], 6), -own_power(table, hand[i])))
         return str(DECK[hand[best]])
 
@@ -188,12 +235,13 @@ def equities(deal: Deal, view: JSON, follow: int, samples: int,
     for _ in range(samples):
         hands = sample_hands(deal, rng, accept)
         won = [0] * len(hands)
-        lead += value(play_out([h[:] for h in hands], [], 0, won, table, deal.trump), 0, won)
+        lead += value(play_out([h[:] for h in hands], [], 0, won, table, deal.trump, deal.six_on_scene),
+                      0, won)
         if follow == 0:
             continue
         won = [0] * len(hands)
-        follow_total += value(play_out([h[:] for h in hands], [], follow, won, table, deal.trump),
-                              0, won)
+        follow_total += value(play_out([h[:] for h in hands], [], follow, won, table, deal.trump,
+                                       deal.six_on_scene), 0, won)
     lead /= samples
     return lead, (lead if follow == 0 else follow_total / samples)
 

@@ -13,7 +13,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import models
-from app.db.store import hash_token, now
+from app.db.ids import now
+from app.db.tokens import hash_token
 from app.games.base import Rejection
 
 HASHER = PasswordHasher()

@@ -306,3 +306,14 @@ class Report(Base):
     at: Mapped[datetime]
 
     __table_args__ = (Index("ix_reports_at", "at", "id"),)
+
+
+class BenchWrite(Base):
+    """A row of the benchmark's durable baseline (migration 0011), written only by the bench-only
+    ``/ws/bench/durable/{group}``; nothing else reads or refers to it."""
+
+    __tablename__ = "bench_writes"
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    group_id: Mapped[str] = mapped_column(String(64))
+    at: Mapped[datetime]

@@ -12,7 +12,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import models
 from app.db.accounts import name_key
-from app.db.store import now, suspension_of
+from app.db.ids import now
+from app.db.store import suspension_of
 from app.games.base import Rejection
 
 AUDIT = models.Base.metadata.tables["audit_log"]

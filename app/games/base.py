@@ -19,8 +19,9 @@ The life of a match, as the room layer drives it::
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 if TYPE_CHECKING:
@@ -171,6 +172,30 @@ class Transition(Generic[S]):
     events: tuple[JSON, ...] = field(default=())
 
 
+class SessionEnd(Enum):
+    """How a chip game's session ends."""
+
+    OUTCOME = "outcome"
+    """By its rules alone (its outcome); nobody closes it before."""
+    CLOSE = "close"
+    """It has no end of its own: game follows game until the table is closed (by its owner between
+    games, by an operator at any time) or its rules stop it (too few players can pay)."""
+
+
+@dataclass(frozen=True)
+class MoneyRules(Generic[S]):
+    """What a game played for chips declares, so that the room names no game: the ante a player must
+    hold to sit down, read from the match's options; whether a player brings a buy-in (a table stack
+    within the room's range); how its session ends; and ``close(state, during_game)``, the step that
+    ends the session (``during_game``: an operator closes it in the middle of a game, which is then
+    void and its pot returned)."""
+
+    ante: Callable[[Mapping[str, Any]], int]
+    buy_in: bool
+    session_end: SessionEnd
+    close: Callable[[S, bool], Transition[S]]
+
+
 class Engine(Protocol[S, A]):
     """The rules of one game. Implementations live in ``app/games/<game>/`` and import nothing from
     the server."""
@@ -180,6 +205,10 @@ class Engine(Protocol[S, A]):
     min_seats: int
     max_seats: int
     option_specs: tuple[OptionSpec, ...]
+
+    @property
+    def chips(self) -> MoneyRules[S] | None:
+        """The money rules of a game played for chips; None for a game without chips."""
 
     def full_deck(self) -> tuple[Card, ...]:
         """Every card of the game's pack, in a fixed order."""

@@ -6,7 +6,6 @@ parses from its text and prints back to the same text; ``repr`` shows how to reb
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
@@ -79,15 +78,6 @@ def azi_deck() -> tuple[Card, ...]:
 def hasenpfeffer_deck() -> tuple[Card, ...]:
     """The 25-card Hasenpfeffer pack: 9..A of four suits and the joker (HP-2)."""
     return tuple(Card(rank, suit) for suit in SUITS for rank in range(9, 15)) + (JOKER,)
-
-
-def shuffled(cards: Sequence[Card]) -> tuple[Card, ...]:
-    """A uniformly random permutation drawn from the operating system's CSPRNG (Fisher-Yates)."""
-    order = list(cards)
-    for i in range(len(order) - 1, 0, -1):
-        j = secrets.randbelow(i + 1)
-        order[i], order[j] = order[j], order[i]
-    return tuple(order)
 
 
 def check_deck(deck: Sequence[Card], full: Sequence[Card]) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Self, TypeVar
 
 from app.games.base import JSON, Engine, Outcome, Seating, Transition
 from app.games.cards import Card
@@ -64,6 +64,13 @@ def next_step(engine: Engine[Any, Any], state: Any) -> NextStep:
 Decks = Callable[[], Sequence[Card]]
 """The next deck to deal, an ordering of the engine's full deck, top first."""
 
+PickSeat = Callable[[tuple[int, ...]], int]
+"""Which of the seats to act decides now (when several decide at once, as in Hazari)."""
+
+
+def first_seat(seats: tuple[int, ...]) -> int:
+    return seats[0]
+
 
 class Match(Generic[S, A]):
     """A match in progress: its engine and state, moved on one step at a time."""
@@ -73,7 +80,7 @@ class Match(Generic[S, A]):
         self.state = state
 
     @classmethod
-    def start(cls, engine: Engine[S, A], options: Mapping[str, Any], seating: Seating) -> Match[S, A]:
+    def start(cls, engine: Engine[S, A], options: Mapping[str, Any], seating: Seating) -> Self:
         return cls(engine, engine.start(options, seating))
 
     def next(self) -> NextStep:
@@ -94,31 +101,96 @@ class Match(Generic[S, A]):
         nothing when it is refused."""
         return self._moved(self.engine.apply(self.state, seat, action))
 
-    def step(self, decks: Decks, choose: Callable[[S, int], A]) -> tuple[JSON, ...]:
-        """Perform whatever is due; the first seat to act decides with ``choose(state, seat)``."""
-        due = self.next()
+    def perform(self, due: NextStep, decks: Decks, choose: Callable[[S, int], A],
+                pick: PickSeat = first_seat) -> tuple[JSON, ...]:
+        """Perform ``due``, the answer of :meth:`next` for the present state: a deal from ``decks``,
+        the forced step, or the action ``choose(state, seat)`` of the seat ``pick`` names."""
         if isinstance(due, DealNeeded):
             return self.deal(decks())
         if isinstance(due, AutoStepDue):
             return self.auto_step()
         if isinstance(due, SeatsToAct):
-            return self.act(due.seats[0], choose(self.state, due.seats[0]))
+            seat = pick(due.seats)
+            return self.act(seat, choose(self.state, seat))
         raise RuntimeError(f"{self.engine.name}: the match is over")
 
-    def play_deal(self, decks: Decks, choose: Callable[[S, int], A]) -> list[JSON]:
+    def step(self, decks: Decks, choose: Callable[[S, int], A],
+             pick: PickSeat = first_seat) -> tuple[JSON, ...]:
+        """Perform whatever is due; by default the first seat to act decides."""
+        return self.perform(self.next(), decks, choose, pick)
+
+    def play_forced(self) -> list[JSON]:
+        """Perform the forced steps due one after another (a Hazari deal shown round by round);
+        the events."""
+        events: list[JSON] = []
+        while isinstance(self.next(), AutoStepDue):
+            events.extend(self.auto_step())
+        return events
+
+    def play_deal(self, decks: Decks, choose: Callable[[S, int], A],
+                  pick: PickSeat = first_seat) -> list[JSON]:
         """Play until a deal is scored (its ``deal_end`` event) or the match ends; the events."""
         events: list[JSON] = []
-        while not isinstance(self.next(), MatchOver):
-            stepped = self.step(decks, choose)
+        while not isinstance(due := self.next(), MatchOver):
+            stepped = self.perform(due, decks, choose, pick)
             events.extend(stepped)
             if any(event["type"] == "deal_end" for event in stepped):
                 break
         return events
 
-    def play_out(self, decks: Decks, choose: Callable[[S, int], A]) -> Outcome:
+    def play_out(self, decks: Decks, choose: Callable[[S, int], A],
+                 pick: PickSeat = first_seat) -> Outcome:
         while not isinstance(due := self.next(), MatchOver):
-            self.step(decks, choose)
+            self.perform(due, decks, choose, pick)
         return due.outcome
+
+
+class RecordedMatch(Match[S, A]):
+    """A match that keeps its log in the form :func:`app.games.replay.replay` reads back: the decks
+    by deal number and the steps, ``(None, {"kind": "deal", "deal": n})``, ``(None, {"kind":
+    "auto"})`` or ``(seat, action)`` with the action in its JSON form. A refused step is not
+    logged."""
+
+    def __init__(self, engine: Engine[S, A], state: S, options: Mapping[str, Any],
+                 seating: Seating) -> None:
+        super().__init__(engine, state)
+        self.options = dict(options)
+        self.seating = seating
+        self.decks: dict[int, tuple[Card, ...]] = {}
+        self.steps: list[tuple[int | None, JSON]] = []
+
+    @classmethod
+    def start(cls, engine: Engine[S, A], options: Mapping[str, Any], seating: Seating) -> Self:
+        full = engine.make_options(options)
+        return cls(engine, engine.start(full, seating), full, seating)
+
+    def deal(self, deck: Sequence[Card]) -> tuple[JSON, ...]:
+        events = super().deal(deck)
+        number = len(self.decks) + 1
+        self.decks[number] = tuple(deck)
+        self.steps.append((None, {"kind": "deal", "deal": number}))
+        return events
+
+    def auto_step(self) -> tuple[JSON, ...]:
+        events = super().auto_step()
+        self.steps.append((None, {"kind": "auto"}))
+        return events
+
+    def act(self, seat: int, action: A) -> tuple[JSON, ...]:
+        events = super().act(seat, action)
+        self.steps.append((seat, self.engine.action_to_json(action)))
+        return events
+
+
+def choices_from_views(engine: Engine[S, A], decide: Callable[[int, JSON, list[JSON]], Any]
+                       ) -> Callable[[S, int], A]:
+    """A chooser for a player who sees what a client sees: ``decide(seat, view, legal)`` answers
+    from the seat's view and legal actions, and its answer is read as a client's message is."""
+
+    def choose(state: S, seat: int) -> A:
+        return engine.parse_action(decide(seat, engine.view(state, seat), engine.legal_actions(state, seat)))
+
+    return choose
 
 
 def random_choices(engine: Engine[S, A], rng: random.Random) -> Callable[[S, int], A]:

@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import Any
 
 from app.games.base import JSON
-from app.rooms.seating import encode_frame
+from app.rooms.frames import encode_frame
 
 HISTORY_LINES = 50
 MAX_TEXT = 200

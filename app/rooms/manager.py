@@ -10,18 +10,23 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from app.db import models
-from app.db.store import SavedRoom, Store, new_id, now
+from app.db.ids import new_id, now
+from app.db.store import SavedRoom, Store
 from app.games.base import Engine, InvalidOptions, OptionSpec
 from app.games.cards import Card, check_deck, parse_cards
 from app.games.registry import ENGINES
 from app.rooms.chat import ChatLine
+from app.rooms.chip_table import ChipRules
+from app.rooms.errors import RoomError
+from app.rooms.occupant import Occupant
 from app.rooms.room import Room
-from app.rooms.seating import ChipRules, Occupant, RoomError, TestSetup, Timing
+from app.rooms.status import RoomStatus
+from app.rooms.testmode import TestSetup
+from app.rooms.timing import Timing
 
 log = logging.getLogger(__name__)
 
 TEST_OPTIONS = ("decks", "first_dealer")
-CHIP_GAMES = frozenset({"azi"})
 TURN_SECONDS = OptionSpec("turn_seconds", None, "seconds a player has for each decision; 0 turns the "
                           "timer off (default: on in public rooms, off in private ones)",
                           minimum=0, maximum=3600)
@@ -43,9 +48,16 @@ def room_option_specs(game: str) -> tuple[OptionSpec, ...]:
     spectators may chat."""
     if game in ARRANGING_GAMES:
         return TURN_SECONDS, ARRANGE_SECONDS, SPECTATOR_CHAT
-    if game in CHIP_GAMES:
+    if _has_buy_in(game):
         return TURN_SECONDS, MIN_BUY_IN, MAX_BUY_IN, SPECTATOR_CHAT
     return TURN_SECONDS, SPECTATOR_CHAT
+
+
+def _has_buy_in(game: str) -> bool:
+    """Whether a player brings a buy-in to a table of ``game`` (the game's money rules say)."""
+    engine = ENGINES.get(game)
+    chips = None if engine is None else engine.chips
+    return chips is not None and chips.buy_in
 
 
 def split_room_options(raw: dict[str, Any], private: bool, game: str,
@@ -165,10 +177,8 @@ class RoomManager:
     def _room(self, row: models.Room, test_setup: TestSetup | None, seats: int | None = None) -> Room:
         engine = ENGINES[row.game]
         options, timers = split_room_options(row.options, row.private, row.game, self.timer_defaults)
-        stake = int(options.get("stake", 0))
-        chips = ChipRules(enabled=row.game in CHIP_GAMES, ante=stake,
-                          min_buy_in=stake * timers.get(MIN_BUY_IN.name, 0),
-                          max_buy_in=stake * timers.get(MAX_BUY_IN.name, 0))
+        chips = ChipRules.of(engine.chips, options,
+                             (timers.get(MIN_BUY_IN.name, 0), timers.get(MAX_BUY_IN.name, 0)))
         room = Room(room_id=row.id, engine=engine, options=options, private=row.private,
                     owner_id=row.owner_id, store=self.store, timing=self.timing, test_setup=test_setup,
                     seats=seats, chips=chips, turn_seconds=decision_seconds(row.game, timers),
@@ -185,7 +195,8 @@ class RoomManager:
         if self.paused:
             raise RoomError("an operator has paused new rooms for now; join an open one or try again "
                             "later", code="room/creation_paused")
-        owned = sum(room.owner_id == owner_id and room.status != "finished" for room in self.rooms.values())
+        owned = sum(room.owner_id == owner_id and room.status is not RoomStatus.FINISHED
+                    for room in self.rooms.values())
         if owned >= self.max_rooms_per_player:
             raise RoomError(f"a player may own at most {self.max_rooms_per_player} open rooms; close one "
                             "first", code="room/too_many")
@@ -193,7 +204,7 @@ class RoomManager:
         game_options, timers = split_room_options(game_options, private, game, self.timer_defaults)
         options = {**engine.make_options(game_options), **timers}
         row = models.Room(id=new_id(), game=game, options=options, private=private, owner_id=owner_id,
-                          status="open", match_id=None, created_at=now(), version=0,
+                          status=RoomStatus.OPEN, match_id=None, created_at=now(), version=0,
                           test_setup=test_setup.to_json() if test_setup else None)
         room = self._room(row, test_setup)
         await self.store.create_room(row, seats=len(room.seats))
@@ -207,7 +218,7 @@ class RoomManager:
         moment = self.clock()
         for saved in await self.store.unfinished_rooms():
             if saved.match is None and moment - saved.room.created_at >= self.idle:
-                await self.store.set_room_status(saved.room.id, "finished")
+                await self.store.set_room_status(saved.room.id, RoomStatus.FINISHED)
                 continue
             room = self._rebuild(saved)
             self.rooms[room.id] = room
@@ -233,7 +244,8 @@ class RoomManager:
         return room
 
     def public_rooms(self) -> list[Room]:
-        return [room for room in self.rooms.values() if not room.private and room.status != "finished"]
+        return [room for room in self.rooms.values()
+                if not room.private and room.status is not RoomStatus.FINISHED]
 
     def public_listing(self) -> list[tuple[tuple[datetime, str], Room]]:
         """The public rooms not finished, each with its place in the lobby's order."""
@@ -253,9 +265,9 @@ class RoomManager:
             if any(conn.player_id is not None for conn in room.connections):
                 self.player_seen[room.id] = moment
             try:
-                if room.status != "finished" and self.is_idle(room, moment):
+                if room.status is not RoomStatus.FINISHED and self.is_idle(room, moment):
                     await room.expire()
-                if room.status == "finished" and not room.connections:
+                if room.status is RoomStatus.FINISHED and not room.connections:
                     await self._forget(room)
             except Exception:
                 log.exception("room %s: closing it as unused failed", room.id)

@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from app.games.base import JSON
-from app.rooms.seating import Occupant, RoomError
+from app.rooms.errors import RoomError
+from app.rooms.occupant import Occupant
 
 REMATCH_LEVEL = "strong"
 

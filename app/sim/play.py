@@ -1,9 +1,9 @@
-"""One chunk of a simulation: deals played through an engine exactly as the room plays them.
+"""One chunk of a simulation: deals played through the match driver exactly as the room plays them.
 
-``start``, then ``deal`` with a deck shuffled by a seeded ``random.Random``, ``auto_step`` when
-one is due, and for each seat to act ``bot.choose(view, legal, rng)`` followed by
-``apply(parse_action(...))``. A finished match is followed by a new one (first dealer drawn at
-random; every seat with the starting stack). Each ``deal_end`` event counts one deal.
+Each deal from a deck shuffled by a seeded ``random.Random``, the forced steps when they are due,
+and for the first seat to act ``bot.choose(view, legal, rng)`` read as a client's message. A
+finished match is followed by a new one (first dealer drawn at random; every seat with the
+starting stack). Each ``deal_end`` event counts one deal.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from typing import Any
 from app.bots.base import Bot
 from app.bots.registry import make_bot
 from app.games.base import JSON, Engine, Seating
+from app.games.driver import Match, choices_from_views, shuffled_decks
 from app.games.registry import ENGINES
 from app.sim.stats import Moments
 
@@ -84,34 +85,27 @@ class Table:
         self.bots: list[Bot] = [make_bot(task.game, level) for level in task.levels]
         self.deck_rng = random.Random(seed_for(task.seed, task.index, "deck"))
         self.bot_rng = random.Random(seed_for(task.seed, task.index, "bots"))
-        self.deck = list(self.engine.full_deck())
+        self.decks = shuffled_decks(self.engine, self.deck_rng)
+        self.choose = choices_from_views(self.engine, self.decide)
         self.tally = Tally(len(task.teams))
         self.match_deals = 0
-        self.state = self.new_match()
+        self.match = self.new_match()
 
-    def new_match(self) -> Any:
+    @property
+    def state(self) -> Any:
+        return self.match.state
+
+    def new_match(self) -> Match[Any, Any]:
         players = len(self.task.levels)
         seating = Seating(players, self.deck_rng.randrange(players), (self.task.stack,) * players)
         self.match_deals = 0
-        return self.engine.start(self.task.options, seating)
+        return Match.start(self.engine, self.task.options, seating)
+
+    def decide(self, seat: int, view: JSON, legal: list[JSON]) -> JSON:
+        return self.bots[seat].choose(view, legal, self.bot_rng)
 
     def step(self) -> tuple[JSON, ...]:
-        engine, state = self.engine, self.state
-        if engine.needs_deck(state):
-            self.deck_rng.shuffle(self.deck)
-            transition = engine.deal(state, self.deck)
-        elif engine.has_auto_step(state):
-            transition = engine.auto_step(state)
-        else:
-            awaited = engine.to_act(state)
-            if not awaited:
-                raise RuntimeError(f"{engine.name}: nothing to do in {engine.view(state, None)}")
-            seat = awaited[0]
-            action = self.bots[seat].choose(engine.view(state, seat),
-                                            engine.legal_actions(state, seat), self.bot_rng)
-            transition = engine.apply(state, seat, engine.parse_action(action))
-        self.state = transition.state
-        return transition.events
+        return self.match.step(self.decks, self.choose)
 
     def record(self, events: tuple[JSON, ...]) -> None:
         for event in events:
@@ -124,7 +118,7 @@ class Table:
             self.tally.matches += 1
             for unit in outcome.winners:
                 self.tally.wins[unit] += 1
-            self.state = self.new_match()
+            self.match = self.new_match()
 
     def record_deal(self, points: list[int]) -> None:
         tally = self.tally

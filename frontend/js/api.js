@@ -77,6 +77,7 @@ export async function getRooms(path = "/api/rooms") {
 }
 export const getRoom = (id) => api(`/api/rooms/${encodeURIComponent(id)}`);
 export const getMatch = (id) => api(`/api/matches/${encodeURIComponent(id)}`);
+export const getReplay = (id, deal) => api(`/api/matches/${encodeURIComponent(id)}/replay?deal=${encodeURIComponent(deal)}`);
 
 export function createRoom(token, game, options, isPrivate) {
   return api("/api/rooms", { method: "POST", token, body: { game, options, private: isPrivate } });

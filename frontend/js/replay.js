@@ -1,30 +1,20 @@
 // The replay viewer (#/replay/<match id>[/<step>]): a finished match step by step with every hand
-// face up, rebuilt in the page from GET /api/matches/{id} alone.
-//
-// Each deal's hands come from its deck and the game's deal order (HZ-3, AZ-6, HP-4); then every
-// logged step is followed: cards leave a hand when they are played, discarded or shown, and land on
-// the table. What would need the game's rules to work out (who takes a trick, how a bid ends the
-// auction) is read from the log and the deal's summary instead: a trick's taker is the seat that
-// leads the next one, the last trick's taker is whoever the deal's counts still owe one, and the
-// Hasenpfeffer bidder is the one the deal's summary names. Hazari rounds are judged with the display
-// aid of hazari.js and checked against the deal's rounds won. The server never needs this judgement.
+// face up. The match (GET /api/matches/{id}) gives the log, the deals and the chat; the views after
+// each step come from the server, deal by deal (GET /api/matches/{id}/replay?deal=n), computed by
+// the game's engine. The page only puts them into words: who holds what, the table, who took a
+// trick or a round, and what each player did.
 
-import { GAME_TITLES, getMatch } from "./api.js";
+import { GAME_TITLES, getMatch, getReplay } from "./api.js";
 import { cardImage, cardShort, SUIT_NAMES, SUIT_SYMBOLS } from "./cards.js";
 import { clear, h, put, scrollBox, seatWord, showMessage } from "./dom.js";
 import { canVerify, verifyDeal } from "./fairness.js";
 import { bidName } from "./hasenpfeffer.js";
-import { combinationName, compareKeys, groupKey } from "./hazari.js";
+import { CATEGORY_NAMES } from "./hazari.js";
 import { formatList, formatNumber, listNodes, t, withNodes } from "./i18n.js";
 import { ARCHIVED_TEXT, REACTIONS, seatName as occupantName } from "./words.js";
 
 const SUIT_SORT = { S: 0, H: 1, C: 2, D: 3 };
 const RANK_SORT = { A: 14, K: 13, Q: 12, J: 11, 10: 10, 9: 9, 8: 8, 7: 7, 6: 6, 5: 5, 4: 4, 3: 3, 2: 2 };
-const IN_DEAL = {
-  hazari: new Set(["up", "auto"]),
-  azi: new Set(["discard", "bet", "call", "raise", "fold", "play"]),
-  hasenpfeffer: new Set(["bid", "pass", "trump", "discard", "play"]),
-};
 
 /** Cards in a steady order for reading: Joker, then spades, hearts, clubs, diamonds, high to low. */
 export function sortCards(cards) {
@@ -37,41 +27,24 @@ function seatName(match, seat) {
   return entry ? occupantName(entry) : seatWord(seat);
 }
 
+/** The seats of each team, as the match's result names them (Hasenpfeffer). */
+function teamsOf(match) {
+  return (match.result && match.result.teams) || [];
+}
+
 function teamName(match, team) {
-  const words = { first: seatName(match, team), second: seatName(match, team + 2) };
+  const [first, second] = (teamsOf(match)[team] || []).map((seat) => seatName(match, seat));
+  const words = { first, second };
   return team === 0 ? t("replay.teamA", words) : t("replay.teamB", words);
+}
+
+/** A side of the scores: a team where the match is played in teams, else a seat. */
+function sideName(match, side) {
+  return teamsOf(match).length ? teamName(match, side) : seatName(match, side);
 }
 
 function suitWord(suit) {
   return SUIT_NAMES[suit] || suit;
-}
-
-// --- the state followed through the log ---------------------------------------------------------
-
-function freshState(seats) {
-  return {
-    deal: null, dealer: null, button: null, hands: Array(seats).fill(null), notes: Array(seats).fill(""),
-    marks: Array(seats).fill(""),
-    badges: Array(seats).fill(null).map(() => []), groups: Array(seats).fill(null), table: null,
-    tricks: [], info: [], dealEnd: null, finished: false,
-  };
-}
-
-const NOT_HELD = {
-  shows: (words) => t("replay.problemShows", words),
-  discards: (words) => t("replay.problemDiscards", words),
-  plays: (words) => t("replay.problemPlays", words),
-};
-
-/** Takes ``cards`` from the hand of ``seat``, who ``how`` them (shows, discards or plays). */
-function take(state, seat, cards, problems, how) {
-  const hand = state.hands[seat] || [];
-  for (const card of cards) {
-    const at = hand.indexOf(card);
-    if (at < 0) problems.push(NOT_HELD[how]({ deal: state.deal, seat: seat + 1, card: cardShort(card) }));
-    else hand.splice(at, 1);
-  }
-  state.hands[seat] = hand;
 }
 
 const BADGES = {
@@ -79,385 +52,274 @@ const BADGES = {
   folded: t("replay.badgeFolded"), left: t("replay.badgeLeft"), bidder: t("replay.badgeBidder"),
 };
 
-function badge(state, seat, kind) {
-  const text = BADGES[kind];
-  if (!state.badges[seat].includes(text)) state.badges[seat].push(text);
+// --- the server's views, put into words ---------------------------------------------------------
+
+/** What a seat's own view adds in the face-up view (its hand, its arrangement). */
+const own = (view, seat) => (view.seats && view.seats[seat]) || {};
+const find = (events, type) => events.find((event) => event.type === type);
+
+/** Each seat's cards, or null for a seat outside the deal (before the first deal, sitting out). */
+function handsOf(view, seats, dealt) {
+  const playing = Array.isArray(view.participants) && view.participants.length ? view.participants : null;
+  return [...Array(seats).keys()].map((seat) => (!dealt || (playing && !playing.includes(seat)) ? null
+    : [...(own(view, seat).hand || [])]));
 }
 
-/** The entries of the log that belong to each deal: from its "deal" entry to the next one. */
-function splitByDeal(actions) {
-  const parts = new Map();
-  let current = null;
-  for (const entry of actions) {
-    if (entry.seat === null && entry.action.kind === "deal") current = entry.action.deal;
-    if (current === null) continue;
-    if (!parts.has(current)) parts.set(current, []);
-    parts.get(current).push(entry);
-  }
-  return parts;
-}
-
-// --- Hazari (HZ-3, HZ-6) ------------------------------------------------------------------------
-
-function hazariRules(match, byDeal) {
-  const tieRule = (match.options && match.options.tie_rule) || "later_wins";
-  return {
-    deal(state, deal) {
-      const detailDealer = deal.detail && Number.isInteger(deal.detail.dealer) ? deal.detail.dealer : null;
-      state.dealer = detailDealer ?? (match.first_dealer + deal.number - 1) % 4;
-      const first = (state.dealer + 1) % 4;
-      state.hands = [0, 1, 2, 3].map((seat) => deal.deck.filter((_, i) => i % 4 === (seat - first + 4) % 4));
-      state.groups = Array(4).fill(null);
-      state.rounds = 0;
-      state.lastWinner = null;
-      state.roundsWon = [0, 0, 0, 0];
-      badge(state, state.dealer, "dealer");
-      return t("replay.hazariDeal", { deal: deal.number, dealer: seatName(match, state.dealer), first: seatName(match, first) });
-    },
-    act(state, entry, problems) {
-      const { seat, action } = entry;
-      if (action.kind === "up") {
-        state.groups[seat] = action.groups.map((group) => [...group]);
-        state.notes[seat] = t("replay.noteUp");
-        badge(state, seat, "up");
-        const named = action.groups.map((group, i) => t("replay.group", { number: i + 1, combination: combinationName(group) }));
-        return t("replay.callsUp", { name: seatName(match, seat), groups: formatList(named, "unit") });
-      }
-      if (action.kind !== "auto") return null;
-      state.rounds += 1;
-      const number = state.rounds;
-      const leader = number === 1 ? (state.dealer + 1) % 4 : state.lastWinner;
-      const plays = [];
-      for (let i = 0; i < 4; i += 1) {
-        const who = (leader + i) % 4;
-        const cards = state.groups[who] ? state.groups[who][number - 1] : null;
-        if (!cards) {
-          problems.push(t("replay.problemNoArrangement", { deal: state.deal, seat: who + 1, round: number }));
-          continue;
-        }
-        take(state, who, cards, problems, "shows");
-        plays.push({ seat: who, cards: [...cards], label: combinationName(cards), key: groupKey(cards) });
-      }
-      let best = plays[0];
-      for (const play of plays.slice(1)) {
-        const order = compareKeys(play.key, best.key);
-        if (order > 0 || (order === 0 && tieRule === "later_wins")) best = play;
-      }
-      best.winner = true;
-      state.lastWinner = best.seat;
-      state.roundsWon[best.seat] += 1;
-      plays.forEach((play) => delete play.key);
-      state.table = { title: t("replay.round", { round: number }), plays };
-      state.tricks.push({ number, seat: best.seat });
-      return t("replay.roundTaken", { round: number, leader: seatName(match, leader), name: seatName(match, best.seat),
-        combination: best.label });
-    },
-    dealEnd(state, deal, problems) {
-      const counted = deal.detail && deal.detail.rounds_won;
-      if (counted && counted.join() !== state.roundsWon.join()) {
-        problems.push(t("replay.problemRounds", { deal: deal.number, history: counted.join("-"), page: state.roundsWon.join("-") }));
-      }
-    },
-    entries: byDeal,
-  };
-}
-
-// --- Azi (AZ-5, AZ-6) ---------------------------------------------------------------------------
-
-function clockwiseAfter(seat, members, seats) {
-  const order = [];
-  for (let step = 1; step <= seats; step += 1) {
-    const next = (seat + step) % seats;
-    if (members.includes(next)) order.push(next);
-  }
-  return order;
-}
-
-function aziRules(match, byDeal) {
-  const seats = match.seats.length;
-  const handSize = Number((match.options && match.options.hand_size) || 3);
-  const left = new Set();
-  const seatedFrom = (seat) => {
-    if (!left.has(seat)) return seat;
-    const staying = [...Array(seats).keys()].filter((s) => !left.has(s));
-    return staying.length ? clockwiseAfter(seat, staying, seats)[0] : seat;
-  };
-  let button = match.first_dealer;
-  let lastWinner = null;
-  return {
-    deal(state, deal) {
-      const redeal = Boolean(deal.detail && deal.detail.redeal);
-      if (!redeal) button = seatedFrom(button);
-      // Who took part is read from the log: every participant acts in the deal (a bet, a call, a
-      // fold, a discard or a card), and nobody else does.
-      const actors = new Set((byDeal.get(deal.number) || [])
-        .filter((entry) => entry.seat !== null && IN_DEAL.azi.has(entry.action.kind)).map((entry) => entry.seat));
-      state.participants = [...actors].sort((a, b) => a - b);
-      const order = clockwiseAfter(button, state.participants, seats);
-      const count = handSize * order.length;
-      state.hands = Array(seats).fill(null);
-      order.forEach((seat) => { state.hands[seat] = []; });
-      deal.deck.slice(0, count).forEach((card, i) => state.hands[order[i % order.length]].push(card));
-      state.button = button;
-      state.folded = new Set();
-      state.trick = 0;
-      state.groups = Array(seats).fill(null);
-      for (let seat = 0; seat < seats; seat += 1) if (!state.hands[seat]) badge(state, seat, "out");
-      badge(state, button, "button");
-      const exposed = count ? deal.deck[count - 1] : null;
-      if (exposed) {
-        const words = { suit: suitWord(exposed.slice(-1)), name: seatName(match, order[order.length - 1]) };
-        const text = exposed.startsWith("A") ? t("replay.aziTrumpAce", words) : t("replay.aziTrump", words);
-        state.info.push({ kind: "trump", text, cards: [exposed] });
-      }
-      state.info.push({ kind: "notDealt", text: t("replay.cards", { count: deal.deck.length - count }), cards: [] });
-      const words = { deal: deal.number, count: handSize, names: formatList(order.map((seat) => seatName(match, seat)), "unit") };
-      return redeal ? t("replay.aziRedeal", words) : t("replay.aziDeal", words);
-    },
-    act(state, entry, problems) {
-      const { seat, action } = entry;
-      const who = seat === null ? "" : seatName(match, seat);
-      switch (action.kind) {
-        case "discard":
-          take(state, seat, [action.card], problems, "discards");
-          state.notes[seat] = t("replay.noteDiscarded");
-          state.marks[seat] = t("replay.markDiscarded", { card: cardShort(action.card) });
-          return t("replay.aziDiscards", { name: who, card: cardShort(action.card) });
-        case "bet":
-          state.notes[seat] = t("replay.noteBet", { amount: action.amount });
-          return t("replay.bets", { name: who, amount: action.amount });
-        case "raise":
-          state.notes[seat] = t("replay.noteRaised", { amount: action.to });
-          return t("replay.raises", { name: who, amount: action.to });
-        case "call":
-          state.notes[seat] = t("replay.noteCalled");
-          return t("replay.calls", { name: who });
-        case "fold":
-          state.folded.add(seat);
-          state.notes[seat] = t("replay.noteFolded");
-          badge(state, seat, "folded");
-          return t("replay.folds", { name: who });
-        case "play":
-          return playCard(state, match, entry, problems, state.participants.length - state.folded.size);
-        case "buy_in":
-          state.notes[seat] = t("replay.noteBoughtIn");
-          return t("replay.buysIn", { name: who });
-        case "decline":
-          state.notes[seat] = t("replay.noteDeclined");
-          return t("replay.declines", { name: who });
-        case "leave":
-          left.add(seat);
-          badge(state, seat, "left");
-          return t("replay.leaves", { name: who });
-        case "auto":
-          button = lastWinner === null ? button : seatedFrom(lastWinner);
-          return t("replay.nextGame", { name: seatName(match, button) });
-        case "close":
-          return t("replay.closes");
-        default:
-          return null;
-      }
-    },
-    dealEnd(state, deal, problems) {
-      const detail = deal.detail || {};
-      if (detail.winner !== null && detail.winner !== undefined) lastWinner = detail.winner;
-      closeLastTrick(state, match, detail.tricks, problems, (seat) => seatName(match, seat));
-    },
-    entries: byDeal,
-  };
-}
-
-/** A card to the table; a full trick stays in view until the next card, whose player took it. */
-function playCard(state, match, entry, problems, trickSize) {
-  const { seat, action } = entry;
-  take(state, seat, [action.card], problems, "plays");
-  const current = state.table;
-  let took = null;
-  if (!current || current.plays.length >= trickSize) {
-    if (current) {
-      state.tricks.push({ number: current.number, seat, cards: current.plays.map((play) => play.cards[0]) });
-      const taken = current.plays.find((play) => play.seat === seat);
-      if (taken) taken.winner = true;
-      took = current.number;
+function badgesOf(match, view, hands, dealer) {
+  return hands.map((hand, seat) => {
+    const kinds = [];
+    if (match.game === "azi") {
+      if (hand === null && (view.participants || []).length) kinds.push("out");
+      if (view.button === seat && hand !== null) kinds.push("button");
+      if ((view.folded || []).includes(seat)) kinds.push("folded");
+      if ((view.left || []).includes(seat)) kinds.push("left");
+    } else {
+      if (dealer === seat) kinds.push("dealer");
+      if (match.game === "hazari" && view.up && view.up[seat]) kinds.push("up");
+      if (match.game === "hasenpfeffer" && view.bidder === seat) kinds.push("bidder");
     }
-    const number = current ? current.number + 1 : 1;
-    state.table = { title: t("replay.trick", { trick: number }), number, plays: [] };
-  }
-  state.table.plays.push({ seat, cards: [action.card], label: "" });
-  state.notes[seat] = t("replay.notePlayed", { card: cardShort(action.card) });
-  const words = { name: seatName(match, seat), card: cardShort(action.card), trick: took };
-  return took === null ? t("replay.plays", words) : t("replay.playsAndLeads", words);
+    return kinds.map((kind) => BADGES[kind]);
+  });
 }
 
-/**
- * The last trick's taker is whoever the deal's own counts still owe a trick: ``counts`` per seat
- * (Azi) or per team (Hasenpfeffer, where ``teams`` is true).
- */
-function closeLastTrick(state, match, counts, problems, nameOf, teams = false) {
-  const last = state.table;
-  if (!last || !last.number || !Array.isArray(counts)) return;
-  const known = counts.map(() => 0);
-  for (const trick of state.tricks) known[teams ? trick.seat % 2 : trick.seat] += 1;
-  const owed = counts.map((count, i) => count - known[i]);
-  const taker = owed.findIndex((n) => n === 1);
-  if (owed.filter((n) => n !== 0).length !== 1 || taker < 0) {
-    problems.push(t("replay.problemTricks", { deal: state.deal, counts: counts.join("-") }));
-    return;
+/** The table after a step: the round or trick in play, else the last one completed with its taker. */
+function tableOf(match, view) {
+  if (match.game === "hazari") {
+    const round = (view.rounds || []).at(-1);
+    if (!round) return null;
+    return { title: t("replay.round", { round: round.number }), plays: round.plays.map((play) => ({
+      seat: play.seat, cards: play.cards, label: CATEGORY_NAMES[play.key[0]] || play.combination, winner: play.seat === round.winner })) };
   }
-  state.tricks.push({ number: last.number, seat: teams ? null : taker, team: teams ? taker : null });
-  last.plays.forEach((play) => { if (teams ? play.seat % 2 === taker : play.seat === taker) play.winner = true; });
-  last.taker = nameOf(taker);
+  const done = completedTricks(match, view);
+  if (view.trick && view.trick.length) {
+    return { title: t("replay.trick", { trick: done.length + 1 }),
+      plays: view.trick.map((play) => ({ seat: play.seat, cards: [play.card], label: "" })) };
+  }
+  if (!done.length || !view.last_trick || !view.last_trick.length) return null;
+  const winner = view.last_trick_winner;
+  return { title: t("replay.trick", { trick: done.length }), taker: seatName(match, winner),
+    plays: view.last_trick.map((play) => ({ seat: play.seat, cards: [play.card], label: "", winner: play.seat === winner })) };
 }
 
-// --- Hasenpfeffer (HP-4..HP-8) ------------------------------------------------------------------
-
-function hasenpfefferRules(match, byDeal) {
-  const lastCall = new Map();
-  for (const [number, entries] of byDeal) {
-    const calls = entries.filter((entry) => entry.seat !== null && ["bid", "pass"].includes(entry.action.kind));
-    if (calls.length) lastCall.set(number, calls[calls.length - 1].seq);
-  }
-  const deals = new Map(match.deals.map((deal) => [deal.number, deal]));
-  return {
-    deal(state, deal) {
-      state.dealer = (match.first_dealer + deal.number - 1) % 4;
-      state.hands = [[], [], [], []];
-      for (let packet = 0; packet < 8; packet += 1) {
-        state.hands[(state.dealer + 1 + packet) % 4].push(...deal.deck.slice(3 * packet, 3 * packet + 3));
-      }
-      state.widow = deal.deck[24];
-      state.groups = Array(4).fill(null);
-      state.info.push({ kind: "widow", text: t("replay.widowDown"), cards: [state.widow] });
-      badge(state, state.dealer, "dealer");
-      return t("replay.hasenpfefferDeal", { deal: deal.number, dealer: seatName(match, state.dealer),
-        first: seatName(match, (state.dealer + 1) % 4) });
-    },
-    act(state, entry, problems) {
-      const { seat, action } = entry;
-      const who = seatName(match, seat);
-      let text = null;
-      if (action.kind === "bid" || action.kind === "pass") {
-        state.notes[seat] = action.kind === "pass" ? t("replay.notePassed") : t("replay.noteBid", { contract: bidName(action.value) });
-        text = action.kind === "pass" ? t("replay.passes", { name: who }) : t("replay.bids", { name: who, contract: bidName(action.value) });
-        if (lastCall.get(state.deal) === entry.seq) {
-          text = t("replay.twoSentences", { first: text, second: auctionEnd(state, deals.get(state.deal), match, problems) });
-        }
-        return text;
-      }
-      if (action.kind === "trump") {
-        state.info.push({ kind: "trump", text: `${SUIT_SYMBOLS[action.suit] || ""} ${suitWord(action.suit)}`, cards: [] });
-        return t("replay.namesTrump", { name: who, suit: suitWord(action.suit) });
-      }
-      if (action.kind === "discard") {
-        take(state, seat, [action.card], problems, "discards");
-        state.notes[seat] = t("replay.noteDiscarded");
-        state.marks[seat] = t("replay.markDiscarded", { card: cardShort(action.card) });
-        return t("replay.hasenpfefferDiscards", { name: who, card: cardShort(action.card) });
-      }
-      if (action.kind === "play") return playCard(state, match, entry, problems, 4);
-      return null;
-    },
-    dealEnd(state, deal, problems) {
-      const detail = deal.detail || {};
-      if (detail.thrown_in) return;
-      closeLastTrick(state, match, detail.tricks, problems, (team) => teamName(match, team), true);
-    },
-    entries: byDeal,
-  };
+function completedTricks(match, view) {
+  const tricks = match.game === "azi" ? view.tricks : view.completed_tricks;
+  return (tricks || []).map((trick, i) => ({ number: trick.number || i + 1, seat: trick.winner }));
 }
 
-/** HP-5..HP-7 as the deal's summary tells them: who won the auction, and the widow to that hand. */
-function auctionEnd(state, deal, match, problems) {
-  const detail = (deal && deal.detail) || {};
-  state.info = state.info.filter((item) => item.kind !== "widow");
-  if (detail.thrown_in) {
-    state.info.push({ kind: "widow", text: t("replay.widowJoker"), cards: [state.widow] });
-    state.hands = state.hands.map(() => []);
+/** Notes and marks a seat's action leaves beside its hand for the rest of the deal. */
+function noteOf(action) {
+  switch (action.kind) {
+    case "up": return t("replay.noteUp");
+    case "discard": return t("replay.noteDiscarded");
+    case "bet": return t("replay.noteBet", { amount: action.amount });
+    case "raise": return t("replay.noteRaised", { amount: action.to });
+    case "call": return t("replay.noteCalled");
+    case "fold": return t("replay.noteFolded");
+    case "play": return t("replay.notePlayed", { card: cardShort(action.card) });
+    case "buy_in": return t("replay.noteBoughtIn");
+    case "decline": return t("replay.noteDeclined");
+    case "bid": return t("replay.noteBid", { contract: bidName(action.value) });
+    case "pass": return t("replay.notePassed");
+    default: return null;
+  }
+}
+
+function dealText(match, step, deal) {
+  const { view, events } = step;
+  if (match.game === "hazari") {
+    const round = deal.steps.flatMap((s) => s.events).find((event) => event.type === "round" && event.number === 1);
+    return t("replay.hazariDeal", { deal: deal.deal, dealer: seatName(match, view.dealer),
+      first: round ? seatName(match, round.leader) : "" });
+  }
+  if (match.game === "hasenpfeffer") {
+    return t("replay.hasenpfefferDeal", { deal: deal.deal, dealer: seatName(match, view.dealer),
+      first: seatName(match, view.to_act[0]) });
+  }
+  const dealt = find(events, "deal") || {};
+  const order = [...(dealt.participants || view.participants)];
+  while (order.length && order[order.length - 1] !== view.exposed_seat) order.unshift(order.pop());
+  const words = { deal: deal.deal, count: view.options.hand_size, names: formatList(order.map((seat) => seatName(match, seat)), "unit") };
+  return view.redeal ? t("replay.aziRedeal", words) : t("replay.aziDeal", words);
+}
+
+function dealInfo(match, view) {
+  if (match.game === "azi" && view.exposed_card) {
+    const exposed = view.exposed_card;
+    const words = { suit: suitWord(exposed.slice(-1)), name: seatName(match, view.exposed_seat) };
+    return [{ kind: "trump", text: view.six_on_scene ? t("replay.aziTrumpAce", words) : t("replay.aziTrump", words), cards: [exposed] },
+      { kind: "notDealt", text: t("replay.cards", { count: view.face_down.length }), cards: [] }];
+  }
+  if (match.game === "hasenpfeffer") return [{ kind: "widow", text: t("replay.widowDown"), cards: view.face_down.slice(0, 1) }];
+  return [];
+}
+
+/** HP-5..HP-7 as the engine tells them: the deal thrown in, or the auction's winner and the widow. */
+function auctionEnd(match, events, widow, info) {
+  const thrown = find(events, "deal_end");
+  const won = find(events, "auction_end");
+  if (thrown && thrown.detail && thrown.detail.thrown_in) {
+    info.splice(0, info.length, { kind: "widow", text: t("replay.widowJoker"), cards: widow });
     return t("replay.thrownIn");
   }
-  if (!Number.isInteger(detail.bidder)) {
-    problems.push(t("replay.problemNoBidder", { deal: state.deal }));
-    return "";
-  }
-  state.hands[detail.bidder].push(state.widow);
-  badge(state, detail.bidder, "bidder");
-  const words = { name: seatName(match, detail.bidder), contract: bidName(detail.contract), card: cardShort(state.widow) };
-  state.info.push({ kind: "widow", text: t("replay.widowTaken", words), cards: [state.widow] });
-  state.info.push({ kind: "contract", text: detail.forced ? t("replay.contractForced", words) : t("replay.contract", words), cards: [] });
-  return detail.forced ? t("replay.auctionForced", words) : t("replay.auctionWon", words);
+  if (!won) return null;
+  const words = { name: seatName(match, won.bidder), contract: bidName(won.contract), card: widow.map(cardShort).join(" ") };
+  info.splice(0, info.length, { kind: "widow", text: t("replay.widowTaken", words), cards: widow },
+    { kind: "contract", text: won.forced ? t("replay.contractForced", words) : t("replay.contract", words), cards: [] });
+  return won.forced ? t("replay.auctionForced", words) : t("replay.auctionWon", words);
 }
 
-// --- the steps ----------------------------------------------------------------------------------
-
-function snapshot(state) {
-  return JSON.parse(JSON.stringify({
-    deal: state.deal, dealer: state.dealer, button: state.button, hands: state.hands, notes: state.notes, marks: state.marks,
-    badges: state.badges, groups: state.groups, table: state.table, tricks: state.tricks, info: state.info,
-    dealEnd: state.dealEnd, finished: state.finished,
-  }));
+function actionText(match, step, view, widow, info) {
+  const { seat, action, events } = step;
+  const who = seat === null ? "" : seatName(match, seat);
+  const card = action.card ? cardShort(action.card) : "";
+  switch (action.kind) {
+    case "up": {
+      const categories = own(view, seat).arrangement_categories || [];
+      const named = categories.map((category, i) => t("replay.group", { number: i + 1, combination: CATEGORY_NAMES[category] }));
+      return t("replay.callsUp", { name: who, groups: formatList(named, "unit") });
+    }
+    case "auto": {
+      const round = find(events, "round");
+      if (round) {
+        const best = round.plays.find((play) => play.seat === round.winner);
+        return t("replay.roundTaken", { round: round.number, leader: seatName(match, round.leader),
+          name: seatName(match, round.winner), combination: CATEGORY_NAMES[best.key[0]] || best.combination });
+      }
+      return match.game === "azi" ? t("replay.nextGame", { name: seatName(match, view.button) }) : null;
+    }
+    case "discard": return match.game === "azi" ? t("replay.aziDiscards", { name: who, card })
+      : t("replay.hasenpfefferDiscards", { name: who, card });
+    case "bet": return t("replay.bets", { name: who, amount: action.amount });
+    case "raise": return t("replay.raises", { name: who, amount: action.to });
+    case "call": return t("replay.calls", { name: who });
+    case "fold": return t("replay.folds", { name: who });
+    case "buy_in": return t("replay.buysIn", { name: who });
+    case "decline": return t("replay.declines", { name: who });
+    case "leave": return t("replay.leaves", { name: who });
+    case "close": return t("replay.closes");
+    case "trump": {
+      info.push({ kind: "trump", text: `${SUIT_SYMBOLS[action.suit] || ""} ${suitWord(action.suit)}`, cards: [] });
+      return t("replay.namesTrump", { name: who, suit: suitWord(action.suit) });
+    }
+    case "play": {
+      const taken = completedTricks(match, view).length;
+      const leads = view.trick && view.trick.length === 1 && taken > 0;
+      const words = { name: who, card, trick: taken };
+      return leads ? t("replay.playsAndLeads", words) : t("replay.plays", words);
+    }
+    case "bid":
+    case "pass": {
+      const text = action.kind === "pass" ? t("replay.passes", { name: who }) : t("replay.bids", { name: who, contract: bidName(action.value) });
+      const end = auctionEnd(match, events, widow, info);
+      return end ? t("replay.twoSentences", { first: text, second: end }) : text;
+    }
+    default:
+      return null;
+  }
 }
 
 /**
- * The match as a list of steps: step 0 before anything, then one per logged entry, each holding
- * what every hand still holds, the table, and the deal's points once it is over. ``problems`` lists
- * where the log and the rebuilt hands disagree (none for a consistent history).
+ * One deal as the page shows it, step after step, from the server's views (``deal`` is the answer
+ * of GET /api/matches/{id}/replay): each hand, the table, the notes beside the hands and the step
+ * in words.
  */
-export function rebuild(match) {
+export function dealSteps(match, deal) {
   const seats = match.seats.length;
-  const actions = [...match.actions].sort((a, b) => a.seq - b.seq);
-  const byDeal = splitByDeal(actions);
-  const makeRules = { hazari: hazariRules, azi: aziRules, hasenpfeffer: hasenpfefferRules }[match.game];
-  if (!makeRules) throw new Error(t("replay.noReplay", { game: match.game }));
-  const rules = makeRules(match, byDeal);
-  const deals = new Map(match.deals.map((deal) => [deal.number, deal]));
-  const lastOfDeal = new Map();
-  for (const [number, entries] of byDeal) {
-    const inDeal = entries.filter((entry) => entry.seat !== null ? IN_DEAL[match.game].has(entry.action.kind)
-      : match.game === "hazari" && entry.action.kind === "auto");
-    if (inDeal.length) lastOfDeal.set(number, inDeal[inDeal.length - 1].seq);
-  }
-  const problems = [];
-  const state = freshState(seats);
-  const steps = [{ seq: null, seat: null, text: t("replay.beforeFirstDeal"), dealStart: null, ...snapshot(state) }];
-  for (const entry of actions) {
-    const { action } = entry;
+  let notes = Array(seats).fill("");
+  let marks = Array(seats).fill("");
+  let info = [];
+  let widow = [];
+  let dealEnd = null;
+  let dealer = null;
+  let cleared = false;
+  return deal.steps.map((step) => {
+    const { view, seat, action, events } = step;
     let text;
-    let dealStart = null;
-    if (entry.seat === null && action.kind === "deal") {
-      const deal = deals.get(action.deal);
-      if (!deal || !deal.deck) {
-        problems.push(t("replay.problemNoDeck", { deal: action.deal }));
-        break;
-      }
-      Object.assign(state, freshState(seats), { deal: deal.number });
-      text = rules.deal(state, deal);
-      dealStart = deal.number;
+    if (seat === null && action.kind === "deal") {
+      notes = Array(seats).fill("");
+      marks = Array(seats).fill("");
+      info = dealInfo(match, view);
+      widow = match.game === "hasenpfeffer" ? view.face_down.slice(0, 1) : [];
+      dealEnd = null;
+      dealer = view.dealer;
+      cleared = false;
+      text = dealText(match, step, deal);
     } else {
-      text = rules.act(state, entry, problems) || (entry.seat === null ? t("replay.serverAction", { action: action.kind })
-        : t("replay.seatAction", { name: seatName(match, entry.seat), action: action.kind }));
-      if (lastOfDeal.get(state.deal) === entry.seq) {
-        const deal = deals.get(state.deal);
-        rules.dealEnd(state, deal, problems);
-        if (deal && deal.points) {
-          state.dealEnd = { number: deal.number, points: deal.points, detail: deal.detail };
-          text = t("replay.stepAndDealOver", { text, deal: deal.number });
-        }
+      text = actionText(match, step, view, widow, info) || (seat === null ? t("replay.serverAction", { action: action.kind })
+        : t("replay.seatAction", { name: seatName(match, seat), action: action.kind }));
+      if (seat !== null && noteOf(action)) notes[seat] = noteOf(action);
+      if (seat !== null && action.kind === "discard") marks[seat] = t("replay.markDiscarded", { card: cardShort(action.card) });
+      const ended = find(events, "deal_end");
+      if (ended) {
+        dealEnd = { number: ended.number, points: ended.points, detail: ended.detail };
+        text = t("replay.stepAndDealOver", { text, deal: ended.number });
       }
       if (match.game === "azi" && action.kind === "auto") {
-        Object.assign(state, freshState(seats), { deal: state.deal });
+        cleared = true;
+        notes = Array(seats).fill("");
+        marks = Array(seats).fill("");
       }
     }
-    steps.push({ seq: entry.seq, seat: entry.seat, text, dealStart, ...snapshot(state) });
-  }
-  if (match.status === "finished" && steps.length > 1) steps[steps.length - 1].finished = true;
-  return { steps, problems };
+    const hands = handsOf(view, seats, !cleared);
+    return {
+      number: step.number, seq: step.seq, seat, text, deal: deal.deal, hands,
+      groups: hands.map((_, s) => (own(view, s).arrangement ? own(view, s).arrangement.map((group, i) => ({
+        cards: group, combination: CATEGORY_NAMES[own(view, s).arrangement_categories[i]] })) : null)),
+      notes: [...notes], marks: [...marks], badges: cleared ? hands.map(() => []) : badgesOf(match, view, hands, dealer),
+      table: cleared ? null : tableOf(match, view),
+      tricks: cleared || match.game === "hazari" ? [] : completedTricks(match, view),
+      info: cleared ? [] : info.map((item) => ({ ...item })),
+      dealEnd: cleared ? null : dealEnd,
+    };
+  });
+}
+
+/** Step 0: the seats before the first deal. */
+function beforeFirstDeal(match) {
+  const seats = match.seats.length;
+  return { number: 0, seq: null, seat: null, text: t("replay.beforeFirstDeal"), deal: null, hands: Array(seats).fill(null),
+    groups: Array(seats).fill(null), notes: Array(seats).fill(""), marks: Array(seats).fill(""),
+    badges: Array(seats).fill(null).map(() => []), table: null, tricks: [], info: [], dealEnd: null };
+}
+
+/** The steps of a finished match as the page shows them, fetched deal by deal when first wanted. */
+export function replaySteps(match) {
+  const loaded = new Map();
+  const dealOf = (index) => (index === 0 ? null : match.actions[index - 1].deal);
+  const load = (number) => {
+    if (!loaded.has(number)) {
+      loaded.set(number, getReplay(match.id, number).then((deal) => dealSteps(match, deal)).catch((error) => {
+        loaded.delete(number);
+        throw error;
+      }));
+    }
+    return loaded.get(number);
+  };
+  return {
+    count: match.actions.length + 1,
+    dealOf,
+    async at(index) {
+      if (index === 0) return beforeFirstDeal(match);
+      const steps = await load(dealOf(index));
+      const step = steps.find((s) => s.number === index);
+      return { ...step, finished: match.status === "finished" && index === match.actions.length && index > 0 };
+    },
+  };
+}
+
+/** Every step of ``match`` as the page shows it (tests compare it with the engine). */
+export async function rebuild(match) {
+  const steps = replaySteps(match);
+  const all = [];
+  for (let index = 0; index < steps.count; index += 1) all.push(await steps.at(index));
+  return { steps: all };
 }
 
 // --- drawing ------------------------------------------------------------------------------------
 
 /** "Asha 12" for a side of the deal; Azi's winnings signed ("Asha +40"). */
 function sideScore(match, side, points) {
-  const name = match.game === "hasenpfeffer" ? teamName(match, side) : seatName(match, side);
+  const name = sideName(match, side);
   return points > 0 && match.game === "azi" ? t("replay.sideGain", { name, points }) : t("replay.sideScore", { name, points });
 }
 
@@ -467,7 +329,7 @@ function pointsText(match, deal) {
 }
 
 function dealEndPanel(match, end) {
-  const sides = match.game === "hasenpfeffer" ? [0, 1] : end.points.map((_, i) => i);
+  const sides = end.points.map((_, i) => i);
   const detail = end.detail || {};
   let summary = "";
   if (match.game === "hazari" && detail.rounds_won) {
@@ -483,7 +345,7 @@ function dealEndPanel(match, end) {
     else summary = detail.made ? t("replay.bidMade", words) : t("replay.bidSet", words);
   }
   const scores = listNodes(sides.map((side) => h("span", { class: "deal-points", dataset: { side: String(side) } },
-    t("replay.sideScore", { name: match.game === "hasenpfeffer" ? teamName(match, side) : seatName(match, side), points: end.points[side] }))));
+    t("replay.sideScore", { name: sideName(match, side), points: end.points[side] }))));
   return h("section", { class: "deal-result replay-deal-end", id: "replay-deal-end", "aria-label": t("replay.dealResult", { deal: end.number }) },
     h("p", {}, ...withNodes(match.game === "azi" ? t("replay.dealOverChips", { deal: end.number })
       : t("replay.dealOverPoints", { deal: end.number }), { scores: h("span", {}, scores) })),
@@ -496,6 +358,7 @@ function handView(match, step, seat) {
   const name = seatName(match, seat);
   const entry = match.seats.find((s) => s.seat === seat) || {};
   const acting = step.seat === seat;
+  const team = teamsOf(match).findIndex((members) => members.includes(seat));
   const label = cards === null ? t("replay.handOut", { name, seat: seat + 1 })
     : t("replay.handCards", { name, seat: seat + 1, count: cards.length });
   let body;
@@ -503,9 +366,9 @@ function handView(match, step, seat) {
     body = h("p", { class: "muted" }, t("replay.notInDeal"));
   } else if (groups && match.game === "hazari") {
     body = h("ol", { class: "replay-groups" }, groups.map((group, i) => {
-      const held = group.filter((card) => cards.includes(card));
+      const held = group.cards.filter((card) => cards.includes(card));
       if (!held.length) return null;
-      return h("li", {}, h("span", { class: "muted" }, t("replay.group", { number: i + 1, combination: combinationName(group) })), " ",
+      return h("li", {}, h("span", { class: "muted" }, t("replay.group", { number: i + 1, combination: group.combination })), " ",
         h("span", { class: "card-row" }, held.map((card) => cardImage(card, { small: true }))));
     }));
   } else {
@@ -516,7 +379,7 @@ function handView(match, step, seat) {
     "aria-label": label },
   h("h3", {}, h("span", { class: "seat-no" }, formatNumber(seat + 1)), " ",
     entry.player_id ? h("a", { href: `#/player/${encodeURIComponent(entry.player_id)}` }, name) : name,
-    match.game === "hasenpfeffer" ? h("span", { class: `badge team-${seat % 2}` }, seat % 2 ? t("replay.teamLetterB") : t("replay.teamLetterA")) : null,
+    team >= 0 ? h("span", { class: `badge team-${team}` }, team ? t("replay.teamLetterB") : t("replay.teamLetterA")) : null,
     step.badges[seat].map((text) => h("span", { class: "badge" }, text))),
   h("p", { class: "replay-note" }, step.notes[seat] || "\u00a0"),
   body,
@@ -545,7 +408,7 @@ function tableView(match, step) {
   }
   if (step.tricks.length && match.game !== "hazari") {
     const taken = step.tricks.map((trick) => t("replay.trickTaker", { trick: trick.number,
-      name: trick.team !== null && trick.team !== undefined ? teamName(match, trick.team) : seatName(match, trick.seat) }));
+      name: seatName(match, trick.seat) }));
     parts.push(h("p", { class: "muted" }, t("replay.tricksTaken", { tricks: taken.join("; ") })));
   }
   return h("section", { class: "replay-centre", "aria-label": t("replay.table") }, parts);
@@ -599,9 +462,9 @@ function chatView(match, step) {
     })) : h("p", { class: "muted" }, t("replay.nothingSaid")));
 }
 
-function dealList(match, steps, go) {
+function dealList(match, go) {
   const firstStep = new Map();
-  steps.forEach((step, index) => { if (step.dealStart !== null && !firstStep.has(step.dealStart)) firstStep.set(step.dealStart, index); });
+  match.actions.forEach((entry, index) => { if (!firstStep.has(entry.deal)) firstStep.set(entry.deal, index + 1); });
   return h("ol", { class: "replay-deals", id: "replay-deals" }, match.deals.map((deal) => {
     const { result, check } = verifyResult(match, deal);
     const at = firstStep.get(deal.number);
@@ -614,7 +477,7 @@ function dealList(match, steps, go) {
 }
 
 function finishedText(match) {
-  const winners = match.result.winners.map((w) => (match.game === "hasenpfeffer" ? teamName(match, w) : seatName(match, w)));
+  const winners = match.result.winners.map((w) => sideName(match, w));
   return winners.length ? t("replay.matchOverWonBy", { names: formatList(winners) }) : t("replay.matchOverNoWinner");
 }
 
@@ -635,10 +498,11 @@ export function showReplay(main, matchId, startStep = null) {
         match.room_id ? h("a", { href: `#/room/${encodeURIComponent(match.room_id)}` }, t("replay.watch")) : ""));
       return;
     }
-    const { steps, problems } = rebuild(match);
-    let index = Math.min(Math.max(Number.parseInt(startStep, 10) || 0, 0), steps.length - 1);
+    const steps = replaySteps(match);
+    const last = steps.count - 1;
+    let index = Math.min(Math.max(Number.parseInt(startStep, 10) || 0, 0), last);
     const title = GAME_TITLES[match.game] || match.game;
-    const slider = h("input", { type: "range", id: "replay-slider", min: 0, max: steps.length - 1, value: index,
+    const slider = h("input", { type: "range", id: "replay-slider", min: 0, max: last, value: index,
       "aria-label": t("replay.step"), "aria-valuetext": "" });
     const counter = h("span", { id: "replay-counter", class: "replay-counter" });
     const text = h("p", { id: "replay-step-text", class: "replay-step-text", "aria-live": "polite" });
@@ -651,19 +515,18 @@ export function showReplay(main, matchId, startStep = null) {
       next: h("button", { type: "button", id: "replay-next", class: "primary", "aria-label": t("replay.nextStep"),
         onclick: () => go(index + 1) }, t("replay.next")),
       last: h("button", { type: "button", id: "replay-last", "aria-label": t("replay.lastStep"),
-        onclick: () => go(steps.length - 1) }, t("replay.last")),
+        onclick: () => go(last) }, t("replay.last")),
     };
-    const draw = () => {
-      const step = steps[index];
+    const draw = (step) => {
       box.dataset.step = String(index);
       slider.value = String(index);
-      const words = { step: index, count: steps.length - 1, deal: step.deal };
+      const words = { step: index, count: last, deal: step.deal };
       const where = step.deal ? t("replay.stepOfInDeal", words) : t("replay.stepOf", words);
       counter.textContent = where;
       slider.setAttribute("aria-valuetext", where);
       text.textContent = step.text;
       buttons.first.disabled = buttons.previous.disabled = index === 0;
-      buttons.next.disabled = buttons.last.disabled = index === steps.length - 1;
+      buttons.next.disabled = buttons.last.disabled = index === last;
       clear(board);
       put(board,
         h("div", { class: `replay-seats seats-${match.seats.length}` }, match.seats.map((seat) => handView(match, step, seat.seat))),
@@ -678,18 +541,24 @@ export function showReplay(main, matchId, startStep = null) {
       const hash = `#/replay/${encodeURIComponent(match.id)}/${index}`;
       if (window.location.hash !== hash) window.history.replaceState(null, "", hash);
     };
+    const show = () => {
+      const wanted = index;
+      steps.at(wanted).then((step) => {
+        if (!gone && wanted === index) draw(step);
+      }).catch((error) => showMessage(error.message, { code: error.code }));
+    };
     const go = (target) => {
-      const next = Math.min(Math.max(target, 0), steps.length - 1);
+      const next = Math.min(Math.max(target, 0), last);
       if (next === index) return;
       index = next;
-      draw();
+      show();
     };
     slider.addEventListener("input", () => go(Number(slider.value)));
     onKey = (event) => {
       if (event.altKey || event.ctrlKey || event.metaKey) return;
       const target = event.target;
       if (target && (["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName) || (target.classList && target.classList.contains("scroll-x")))) return;
-      const moves = { ArrowLeft: index - 1, ArrowRight: index + 1, Home: 0, End: steps.length - 1 };
+      const moves = { ArrowLeft: index - 1, ArrowRight: index + 1, Home: 0, End: last };
       if (!(event.key in moves)) return;
       event.preventDefault();
       go(moves[event.key]);
@@ -698,16 +567,14 @@ export function showReplay(main, matchId, startStep = null) {
     put(box,
       h("h1", {}, t("replay.heading", { game: title })),
       h("p", { class: "muted" }, t("replay.about")),
-      problems.length ? h("div", { class: "message error", role: "alert", id: "replay-problems" },
-        h("span", {}, t("replay.problems", { problems: problems.join("; ") }))) : null,
       h("h2", {}, t("replay.deals")),
-      scrollBox(dealList(match, steps, (at) => go(at)), t("replay.deals")),
+      scrollBox(dealList(match, (at) => go(at)), t("replay.deals")),
       h("div", { class: "replay-controls", role: "group", "aria-label": t("replay.controls") },
         buttons.first, buttons.previous, buttons.next, buttons.last,
         h("label", { class: "replay-slider" }, h("span", { class: "sr-only" }, t("replay.step")), slider), counter),
       text,
       board);
-    draw();
+    show();
   }).catch((error) => {
     clear(box);
     box.appendChild(h("p", {}, t("replay.notLoaded", { error: error.message })));

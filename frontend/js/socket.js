@@ -62,6 +62,9 @@ export class RoomSocket {
     this.setStatus(this.attempt === 0 ? "connecting" : "reconnecting");
     const ws = new WebSocket(this.url());
     this.ws = ws;
+    // The server greets every new socket with a spectator's state; a player's own state follows his
+    // sign-in, so until then the spectator's would show him, for a moment, a table without his hand.
+    let signedIn = !this.token;
     ws.addEventListener("open", () => {
       if (ws !== this.ws) return;
       if (this.token) ws.send(JSON.stringify({ type: "auth", token: this.token }));
@@ -79,6 +82,8 @@ export class RoomSocket {
         return;
       }
       if (message.type === "error" && !message.ref) this.lastRefusal = message.code;
+      if (message.type === "authenticated" || message.type === "error") signedIn = true;
+      if (message.type === "state" && !signedIn) return;
       this.onMessage(message);
     });
     ws.addEventListener("close", (event) => {

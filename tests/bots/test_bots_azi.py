@@ -12,9 +12,10 @@ import pytest
 
 from app.bots.azi import AziGreedyBot, AziStrongBot, should_buy_in
 from app.bots.registry import make_bot
-from app.games.azi import ENGINE, AziState
+from app.games.azi import ENGINE, AziAction, AziState
 from app.games.base import JSON, Seating
 from app.games.cards import Card, parse_cards
+from app.games.driver import DealNeeded, Match, MatchOver, SeatsToAct, shuffled_decks
 
 STACK = 1000
 
@@ -53,22 +54,21 @@ def run(levels: list[str], deals: int, seed: int, options: JSON) -> int:
     rng = random.Random(seed)
     bots = [make_bot("azi", level) for level in levels]
     players = len(levels)
-    deck = list(ENGINE.full_deck())
-    state = ENGINE.start(options, Seating(players, 0, (STACK,) * players))
+
+    def choose(state: AziState, seat: int) -> AziAction:
+        return ENGINE.parse_action(ask(bots[seat], state, seat, rng.randrange(1 << 30)))
+
+    decks = shuffled_decks(ENGINE, rng)
+    match = Match.start(ENGINE, options, Seating(players, 0, (STACK,) * players))
     decisions = dealt = 0
     while dealt < deals:
-        if ENGINE.outcome(state) is not None:
-            state = ENGINE.start(options, Seating(players, rng.randrange(players), (STACK,) * players))
-        elif ENGINE.needs_deck(state):
-            rng.shuffle(deck)
-            state = ENGINE.deal(state, deck).state
-            dealt += 1
-        elif ENGINE.has_auto_step(state):
-            state = ENGINE.auto_step(state).state
-        else:
-            seat = ENGINE.to_act(state)[0]
-            state = act(state, seat, ask(bots[seat], state, seat, rng.randrange(1 << 30)))
-            decisions += 1
+        due = match.next()
+        if isinstance(due, MatchOver):
+            match = Match.start(ENGINE, options, Seating(players, rng.randrange(players), (STACK,) * players))
+            continue
+        dealt += isinstance(due, DealNeeded)
+        decisions += isinstance(due, SeatsToAct)
+        match.perform(due, decks, choose)
     return decisions
 
 

@@ -15,7 +15,8 @@ from app.bots.hasenpfeffer_rollout import TRUMPS, cards_of, mask
 from app.bots.registry import make_bot
 from app.games.base import JSON, Seating
 from app.games.cards import Card, parse_cards
-from app.games.hasenpfeffer import ENGINE, HasenpfefferState
+from app.games.driver import DealNeeded, Match, MatchOver, SeatsToAct, shuffled_decks
+from app.games.hasenpfeffer import ENGINE, HasenpfefferAction, HasenpfefferState
 
 
 def wire(data: Any) -> Any:
@@ -37,20 +38,21 @@ def act(state: HasenpfefferState, seat: int, action: JSON) -> HasenpfefferState:
 def run(levels: list[str], deals: int, seed: int, options: JSON) -> int:
     rng = random.Random(seed)
     bots = [make_bot("hasenpfeffer", level) for level in levels]
-    deck = list(ENGINE.full_deck())
-    state = ENGINE.start(options, Seating(4, 0))
+
+    def choose(state: HasenpfefferState, seat: int) -> HasenpfefferAction:
+        return ENGINE.parse_action(ask(bots[seat], state, seat, rng.randrange(1 << 30)))
+
+    decks = shuffled_decks(ENGINE, rng)
+    match = Match.start(ENGINE, options, Seating(4, 0))
     decisions = dealt = 0
     while dealt < deals:
-        if ENGINE.outcome(state) is not None:
-            state = ENGINE.start(options, Seating(4, rng.randrange(4)))
-        elif ENGINE.needs_deck(state):
-            rng.shuffle(deck)
-            state = ENGINE.deal(state, deck).state
-            dealt += 1
-        else:
-            seat = ENGINE.to_act(state)[0]
-            state = act(state, seat, ask(bots[seat], state, seat, rng.randrange(1 << 30)))
-            decisions += 1
+        due = match.next()
+        if isinstance(due, MatchOver):
+            match = Match.start(ENGINE, options, Seating(4, rng.randrange(4)))
+            continue
+        dealt += isinstance(due, DealNeeded)
+        decisions += isinstance(due, SeatsToAct)
+        match.perform(due, decks, choose)
     return decisions
 
 

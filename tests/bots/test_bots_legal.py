@@ -12,12 +12,13 @@ import random
 from typing import Any
 
 import pytest
-from bot_engines import every_engine
+from support.bots import every_engine
 
 from app.bots.random_bot import resolve
 from app.bots.registry import ALL_LEVELS, make_bot
 from app.games.base import JSON, Engine, Seating
 from app.games.cards import Card
+from app.games.driver import DealNeeded, Match, MatchOver, SeatsToAct, choices_from_views, shuffled_decks
 from app.games.hazari.arrangements import is_valid
 
 ENGINES = every_engine()
@@ -49,26 +50,24 @@ def play(engine: Engine[Any, Any], levels: list[str], deals: int, seed: int) -> 
     rng = random.Random(seed)
     bots = [make_bot(engine.name, level) for level in levels]
     players = len(levels)
-    deck = list(engine.full_deck())
-    state = engine.start({}, Seating(players, 0, (300,) * players))
+
+    def decide(seat: int, view: JSON, legal: list[JSON]) -> JSON:
+        view, legal = json.loads(json.dumps(view)), json.loads(json.dumps(legal))
+        action: JSON = bots[seat].choose(view, legal, rng)
+        assert allowed(action, legal, view), f"{levels[seat]} sent {action}, legal: {legal}"
+        return action
+
+    decks, choose = shuffled_decks(engine, rng), choices_from_views(engine, decide)
+    match = Match.start(engine, {}, Seating(players, 0, (300,) * players))
     decisions = dealt = 0
     while dealt < deals:
-        if engine.outcome(state) is not None:
-            state = engine.start({}, Seating(players, rng.randrange(players), (300,) * players))
-        elif engine.needs_deck(state):
-            rng.shuffle(deck)
-            state = engine.deal(state, deck).state
-            dealt += 1
-        elif engine.has_auto_step(state):
-            state = engine.auto_step(state).state
-        else:
-            seat = engine.to_act(state)[0]
-            view = json.loads(json.dumps(engine.view(state, seat)))
-            legal = json.loads(json.dumps(engine.legal_actions(state, seat)))
-            action = bots[seat].choose(view, legal, rng)
-            assert allowed(action, legal, view), f"{levels[seat]} sent {action}, legal: {legal}"
-            state = engine.apply(state, seat, engine.parse_action(action)).state
-            decisions += 1
+        due = match.next()
+        if isinstance(due, MatchOver):
+            match = Match.start(engine, {}, Seating(players, rng.randrange(players), (300,) * players))
+            continue
+        dealt += isinstance(due, DealNeeded)
+        decisions += isinstance(due, SeatsToAct)
+        match.perform(due, decks, choose)
     return decisions
 
 

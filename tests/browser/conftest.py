@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import start_server, watch_policy_violations
-from live import LiveServer
 from playwright.sync_api import Browser, BrowserContext, BrowserType, Playwright, sync_playwright
+from support.browser import start_server, watch_policy_violations
+from support.live import LiveServer
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_FLAGS = [

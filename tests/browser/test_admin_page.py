@@ -10,9 +10,9 @@ from typing import Any
 
 import httpx2 as httpx
 import pytest
-from browser_support import SHOTS, open_lobby, seated_in_new_room, serious_violations
-from live import PROJECT, LiveServer
 from playwright.sync_api import Browser, Page, expect
+from support.browser import SHOTS, open_lobby, seated_in_new_room, serious_violations
+from support.live import PROJECT, LiveServer
 
 pytestmark = pytest.mark.browser
 SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}

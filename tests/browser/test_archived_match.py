@@ -7,11 +7,10 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from browser_support import shoot
-from live import LiveClient, LiveServer
 from playwright.sync_api import Page, expect
-from test_archive import OLD_DAYS, archive, backdate
-from test_history_pages import bots_only
+from support.browser import bots_only, shoot
+from support.db import OLD_DAYS, archive, backdate
+from support.live import LiveClient, LiveServer
 
 pytestmark = pytest.mark.browser
 

@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from azi_support import azi_deck_for
-from browser_support import (
+from playwright.sync_api import Page, expect
+from support.azi import azi_deck_for
+from support.browser import (
     add_bots,
     bring_chips,
     confirm_big_bet,
@@ -32,8 +33,7 @@ from browser_support import (
     turns,
     version,
 )
-from live import LiveServer
-from playwright.sync_api import Page, expect
+from support.live import LiveServer
 
 pytestmark = pytest.mark.browser
 

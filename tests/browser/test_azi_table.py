@@ -10,8 +10,9 @@ folds and wins the game, in which the person plays cards."""
 from __future__ import annotations
 
 import pytest
-from azi_support import azi_deck_for
-from browser_support import (
+from playwright.sync_api import Page, expect
+from support.azi import azi_deck_for
+from support.browser import (
     add_bots,
     confirm_big_bet,
     dismiss_messages,
@@ -25,8 +26,7 @@ from browser_support import (
     turns,
     version,
 )
-from live import LiveServer
-from playwright.sync_api import Page, expect
+from support.live import LiveServer
 
 pytestmark = pytest.mark.browser
 

@@ -9,13 +9,14 @@ from itertools import combinations
 from typing import Any
 
 import pytest
-from live import LiveServer
 from playwright.sync_api import Page
+from support.live import LiveServer
 
 from app.games.azi import ENGINE as AZI
 from app.games.azi.ranking import DECK as azi_deck_cards
 from app.games.base import Seating
 from app.games.cards import card_texts, hasenpfeffer_deck, parse_cards, standard_deck
+from app.games.driver import Match, SeatsToAct
 from app.games.fairness import commitment, deck_order, is_seed
 from app.games.hazari.arrangements import order_problems, random_arrangement
 from app.games.hazari.combos import category_name, classify, key_of, unpack
@@ -187,17 +188,17 @@ def azi_views() -> tuple[dict[str, Any], dict[str, Any]]:
     offer: dict[str, Any] | None = None
     for seed in range(2000):
         rng = random.Random(seed)
-        state = AZI.start({}, Seating(players=4, first_dealer=0, stacks=(1000,) * 4))
-        state = AZI.deal(state, rng.sample(list(AZI.full_deck()), 27)).state
+        match = Match.start(AZI, {}, Seating(players=4, first_dealer=0, stacks=(1000,) * 4))
+        match.deal(rng.sample(list(AZI.full_deck()), 27))
+        state = match.state
         if six is None and state.exposed is not None and state.exposed.rank == 14:
             six = {"view": AZI.view(state, 1), "legal": AZI.legal_actions(state, 1), "seat": 1}
-        while AZI.to_act(state) and offer is None:
-            seat = AZI.to_act(state)[0]
+        while isinstance(due := match.next(), SeatsToAct) and offer is None:
+            state, seat = match.state, due.seats[0]
             if AZI.view(state, seat)["phase"] == "azi_buy_in":
                 offer = {"view": AZI.view(state, seat), "legal": AZI.legal_actions(state, seat), "seat": seat}
                 break
-            move = AZI.parse_action(calm_move(AZI.legal_actions(state, seat), rng))
-            state = AZI.apply(state, seat, move).state
+            match.act(seat, AZI.parse_action(calm_move(AZI.legal_actions(state, seat), rng)))
         if six is not None and offer is not None:
             return six, offer
     raise AssertionError("no Azi with a buy-in offer in 2000 random games")

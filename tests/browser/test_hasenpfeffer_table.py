@@ -7,9 +7,13 @@ that happens on the page. A second test shows the pepper form of the bidding box
 from __future__ import annotations
 
 import pytest
-from browser_support import (
+from playwright.sync_api import Page, expect
+from support.browser import (
+    HANDS,
+    WIDOW,
     add_bots,
     dismiss_messages,
+    fixed_deck,
     hand,
     seated_in_new_room,
     shoot,
@@ -17,27 +21,9 @@ from browser_support import (
     version,
     wait_version_after,
 )
-from live import LiveServer
-from playwright.sync_api import Page, expect
+from support.live import LiveServer
 
 pytestmark = pytest.mark.browser
-
-# Dealer seat 3: packets of three go to seats 0, 1, 2, 3, 0, 1, 2, 3; the 25th card is the widow.
-HANDS = {
-    0: ["JK", "JS", "9H", "10H", "9D", "9C"],
-    1: ["AH", "KH", "QH", "JH", "AS", "KS"],
-    2: ["QS", "10S", "9S", "AD", "KD", "QD"],
-    3: ["JD", "10D", "AC", "KC", "QC", "10C"],
-}
-WIDOW = "JC"
-
-
-def fixed_deck() -> list[str]:
-    deck: list[str] = []
-    for packet in range(2):
-        for seat in range(4):
-            deck += HANDS[seat][3 * packet:3 * packet + 3]
-    return [*deck, WIDOW]
 
 
 def open_room(page: Page, server: LiveServer, options: dict[str, object]) -> str:

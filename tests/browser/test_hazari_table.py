@@ -6,18 +6,19 @@ the deal's points, then finds the match in the history."""
 from __future__ import annotations
 
 import pytest
-from browser_support import (
+from playwright.sync_api import Page, expect
+from support.browser import (
     add_bots,
     create_room_in_lobby,
     drag,
     expect_error,
     hand,
     open_lobby,
+    place,
     shoot,
     start,
 )
-from live import LiveServer
-from playwright.sync_api import Page, expect
+from support.live import LiveServer
 
 from app.games.cards import card_texts, parse_cards
 from app.games.hazari.arrangements import order_problems, split_groups, valid_splits
@@ -40,15 +41,6 @@ def out_of_order(groups: list[list[str]]) -> list[list[str]]:
         if order_problems([parse_cards(group) for group in wrong]):
             return wrong
     raise AssertionError(f"every order of {groups} is valid")
-
-
-def place(page: Page, groups: list[list[str]], first: int = 0) -> None:
-    """Taps each group's cards, then the group's "Place in" button (groups from G``first + 1``)."""
-    for index, group in enumerate(groups, start=first):
-        for card in group:
-            page.locator(f".hand-box [data-card='{card}']").click()
-        page.get_by_role("button", name=f"Place in G{index + 1}").click()
-        expect(page.locator(f"[data-group='{index + 1}'] .card")).to_have_count(len(group))
 
 
 def group_cards(page: Page, index: int) -> list[str]:

@@ -18,15 +18,23 @@ from typing import Any
 
 import httpx2 as httpx
 import pytest
-from browser_support import expect_error, shoot, start_server, watch_policy_violations
-from live import LiveClient, LiveServer
 from playwright.sync_api import Browser, Page, expect
+from support.browser import (
+    bots_only,
+    expect_error,
+    fill_with_bots,
+    shoot,
+    start_server,
+    wait_finished,
+    watch_policy_violations,
+)
+from support.live import LiveClient, LiveServer
 
 from app.games.base import Seating
 from app.games.cards import card_texts, hasenpfeffer_deck, parse_cards, standard_deck
 from app.games.hazari.arrangements import split_groups, valid_splits
 from app.games.registry import ENGINES
-from app.games.replay import replay_step
+from app.games.replay import replay_transition
 
 pytestmark = pytest.mark.browser
 
@@ -42,18 +50,6 @@ def hand_of(seat: int) -> list[str]:
 def arrangement(cards: list[str]) -> list[list[str]]:
     parsed = parse_cards(cards)
     return [list(card_texts(group)) for group in split_groups(parsed, valid_splits(parsed)[0])]
-
-
-def wait_finished(client: LiveClient, timeout: float = 60) -> str:
-    state = client.state_where(lambda m: m["room"]["status"] == "finished", timeout)
-    match_id: str = state["room"]["match_id"]
-    return match_id
-
-
-def fill_with_bots(owner: LiveClient, seats: range) -> None:
-    for seat in seats:
-        owner.send({"type": "add_bot", "seat": seat, "level": "random"})
-        owner.state_where(lambda m, s=seat: m["room"]["seats"][s]["name"] is not None)
 
 
 def rated_hazari(server: LiveServer, asha: LiveClient, bilal: LiveClient) -> str:
@@ -73,17 +69,6 @@ def rated_hazari(server: LiveServer, asha: LiveClient, bilal: LiveClient) -> str
     match_id = wait_finished(asha)
     bilal.close()
     asha.close()
-    return match_id
-
-
-def bots_only(server: LiveServer, owner: LiveClient, game: str, options: dict[str, Any], seats: int) -> str:
-    room = server.post("/api/rooms", {"game": game, "options": {**options, "turn_seconds": 0},
-                                      "private": True}, owner.token)
-    owner.connect(room["id"])
-    fill_with_bots(owner, range(seats))
-    owner.send({"type": "start"})
-    match_id = wait_finished(owner)
-    owner.close()
     return match_id
 
 
@@ -150,26 +135,31 @@ def sign_in_page(page: Page, server: LiveServer, client: LiveClient, name: str, 
     expect(page.locator("#who")).to_contain_text(name)
 
 
-def engine_hands(match: dict[str, Any]) -> list[list[list[str]]]:
-    """Each seat's own cards after every logged step, from the engine itself (``view``'s hand)."""
+def engine_replay(match: dict[str, Any]) -> tuple[list[list[list[str]]], list[int | None]]:
+    """Each seat's own cards after every logged step, from the engine itself (``view``'s hand), and
+    the seat that took the trick or the round completed at each step (None where none was)."""
     engine = ENGINES[match["game"]]
     seats = len(match["seats"])
     stacks = tuple(match["stacks"]) if match["stacks"] else None
-    seating = Seating(players=seats, first_dealer=match["first_dealer"], stacks=stacks)
-    state = engine.start(match["options"], seating)
+    state = engine.start(match["options"], Seating(seats, match["first_dealer"], stacks))
     decks = {deal["number"]: parse_cards(deal["deck"]) for deal in match["deals"]}
     hands = [[sorted(engine.view(state, seat)["hand"]) for seat in range(seats)]]
+    takers: list[int | None] = [None]
     for entry in sorted(match["actions"], key=lambda entry: entry["seq"]):
-        state = replay_step(engine, state, entry["seat"], entry["action"], decks)
+        moved = replay_transition(engine, state, entry["seat"], entry["action"], decks)
+        state = moved.state
         hands.append([sorted(engine.view(state, seat)["hand"]) for seat in range(seats)])
-    return hands
+        taken = [event["winner"] for event in moved.events if event["type"] in ("trick", "round")]
+        takers.append(taken[-1] if taken else None)
+    return hands, takers
 
 
 def test_replay_rebuilds_every_hand_of_every_game_as_the_engine(page: Page, server: LiveServer,
                                                                world: dict[str, Any]) -> None:
-    """The page's own rebuild (replay.js) against the engine, at every step of a match of each game
-    (an Azi session of the 4-card variant with discards, a Hasenpfeffer deal with its widow, and
-    Hasenpfeffer deals thrown in and forced)."""
+    """The hands the replay page shows (replay.js, from the server's views deal by deal) and the
+    taker it marks for each trick or round, against the engine, at every step of a match of each
+    game (an Azi session of the 4-card variant with discards, a Hasenpfeffer deal with its widow,
+    and Hasenpfeffer deals thrown in and forced)."""
     matches = [server.get(f"/api/matches/{world['rated']}")]
     matches += [server.get(f"/api/matches/{match_id}") for match_id in world["shuffled"].values()]
     matches.append(server.get(f"/api/matches/{world['passing']}"))
@@ -178,18 +168,25 @@ def test_replay_rebuilds_every_hand_of_every_game_as_the_engine(page: Page, serv
     page.goto(f"{server.base}/#/leaderboard")
     rebuilt = page.evaluate("""async (matches) => {
         const m = await import('/js/replay.js');
-        return matches.map((match) => {
-            const { steps, problems } = m.rebuild(match);
-            const sorted = (hand) => (hand || []).slice().sort();
-            return { problems, hands: steps.map((step) => step.hands.map(sorted)) };
-        });
+        const sorted = (hand) => (hand || []).slice().sort();
+        const rebuilt = [];
+        for (const match of matches) {
+            const { steps } = await m.rebuild(match);
+            rebuilt.push({ hands: steps.map((step) => step.hands.map(sorted)),
+                takers: steps.map((step) => (step.table ? step.table.plays.filter((play) => play.winner)
+                    .map((play) => play.seat) : [])) });
+        }
+        return rebuilt;
     }""", matches)
     for match, page_side in zip(matches, rebuilt, strict=True):
-        assert page_side["problems"] == [], (match["game"], page_side["problems"])
-        expected = engine_hands(match)
+        expected, takers = engine_replay(match)
         assert len(page_side["hands"]) == len(expected) == len(match["actions"]) + 1
         for step, (mine, theirs) in enumerate(zip(page_side["hands"], expected, strict=True)):
             assert mine == theirs, f"{match['game']} step {step}: page {mine}, engine {theirs}"
+        assert any(taker is not None for taker in takers)
+        for step, (marked, taker) in enumerate(zip(page_side["takers"], takers, strict=True)):
+            if taker is not None:
+                assert marked == [taker], f"{match['game']} step {step}: page marks {marked}, engine {taker}"
 
 
 def replay_hand(page: Page, seat: int) -> list[str]:

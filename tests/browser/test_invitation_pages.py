@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import re
 
-from browser_support import DESKTOP, PHONE, add_bots, create_room_in_lobby, open_lobby, shoot
-from live import LiveServer
 from playwright.sync_api import Browser, BrowserContext, Page, expect
+from support.browser import DESKTOP, PHONE, add_bots, create_room_in_lobby, open_lobby, shoot
+from support.live import LiveServer
 
 
 def invite_link(page: Page, context: BrowserContext, server: LiveServer) -> str:

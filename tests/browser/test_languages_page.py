@@ -9,9 +9,9 @@ import json
 
 import httpx2 as httpx
 import pytest
-from browser_support import DESKTOP, PHONE, SHOTS, catalog, laid_out, missing_glyphs, open_lobby
-from live import LiveClient, LiveServer
 from playwright.sync_api import Browser, Page, expect
+from support.browser import DESKTOP, PHONE, SHOTS, catalog, laid_out, missing_glyphs, open_lobby
+from support.live import LiveClient, LiveServer
 
 from app.languages import catalog_languages
 

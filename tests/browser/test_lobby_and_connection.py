@@ -8,7 +8,8 @@ import re
 from pathlib import Path
 
 import pytest
-from browser_support import (
+from playwright.sync_api import Browser, Page, expect
+from support.browser import (
     DESKTOP,
     add_bots,
     bring_chips,
@@ -21,8 +22,7 @@ from browser_support import (
     start_server,
     watch_policy_violations,
 )
-from live import LiveServer
-from playwright.sync_api import Browser, Page, expect
+from support.live import LiveServer
 
 pytestmark = pytest.mark.browser
 

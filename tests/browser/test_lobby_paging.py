@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from browser_support import open_lobby
-from live import LiveServer
 from playwright.sync_api import Page, expect
+from support.browser import open_lobby
+from support.live import LiveServer
 
 pytestmark = pytest.mark.browser
 

@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import (
+from playwright.sync_api import Page, expect
+from support.browser import (
     DESKTOP,
     PHONE,
     SHOTS,
@@ -26,9 +27,8 @@ from browser_support import (
     version,
     wait_version_after,
 )
-from hasenpfeffer_support import hp_deck
-from live import LiveServer
-from playwright.sync_api import Page, expect
+from support.hasenpfeffer import hp_deck
+from support.live import LiveServer
 
 from app.games.cards import card_texts, standard_deck
 

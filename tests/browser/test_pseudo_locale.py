@@ -12,12 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import DESKTOP, PHONE, SHOTS, assert_no_sideways_scroll, laid_out, start_server
-from live import LiveClient, LiveServer
 from playwright.sync_api import Browser, Page, expect
-from test_hazari_protocol import GROUPS, hand_text
-from test_history_api import SEAT_ONE_WINS
-from test_recovery import seat_live
+from support.browser import DESKTOP, PHONE, SHOTS, assert_no_sideways_scroll, laid_out, start_server
+from support.hazari import GROUPS, SEAT_ONE_WINS, hand_text
+from support.live import LiveClient, LiveServer, seat_live
 
 ENGLISH_WORD = re.compile(r"[A-Za-z]{2,}")
 PSEUDO = re.compile(r"\u27e6[^\u27e7]*\u27e7")

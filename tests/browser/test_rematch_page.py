@@ -4,12 +4,10 @@ empty seat. The offer and its buttons stay in view at a desktop and a phone size
 
 from __future__ import annotations
 
-from browser_support import DESKTOP, PHONE, SHOTS, add_bots, hand, in_view, laid_out, open_lobby, start
-from live import LiveServer
 from playwright.sync_api import Browser, Page, expect
-from test_hazari_protocol import GROUPS
-from test_hazari_table import place
-from test_history_api import SEAT_ONE_WINS
+from support.browser import DESKTOP, PHONE, SHOTS, add_bots, hand, in_view, laid_out, open_lobby, place, start
+from support.hazari import GROUPS, SEAT_ONE_WINS
+from support.live import LiveServer
 
 ONE_DEAL = {"target": 300, "decks": [SEAT_ONE_WINS], "first_dealer": 0}
 

@@ -9,7 +9,8 @@ import re
 from collections.abc import Callable, Iterator
 
 import pytest
-from browser_support import (
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
+from support.browser import (
     DESKTOP,
     PHONE,
     SHOTS,
@@ -19,8 +20,7 @@ from browser_support import (
     serious_violations,
     watch_policy_violations,
 )
-from live import LiveServer
-from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
+from support.live import LiveServer
 
 pytestmark = pytest.mark.browser
 Opener = Callable[[str], Page]

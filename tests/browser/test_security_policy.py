@@ -4,9 +4,9 @@ violation of it (each test's context fails on one; see ``conftest.context``)."""
 from __future__ import annotations
 
 import pytest
-from browser_support import until, watch_policy_violations
-from live import LiveServer
 from playwright.sync_api import Browser, expect
+from support.browser import until, watch_policy_violations
+from support.live import LiveServer
 
 pytestmark = pytest.mark.browser
 

@@ -4,7 +4,8 @@ the browser). With the chat open the hand and the controls stay in view at a des
 
 from __future__ import annotations
 
-from browser_support import (
+from playwright.sync_api import Browser, Page, expect
+from support.browser import (
     DESKTOP,
     PHONE,
     SHOTS,
@@ -16,10 +17,8 @@ from browser_support import (
     start,
     until,
 )
-from live import LiveClient, LiveServer
-from playwright.sync_api import Browser, Page, expect
-from test_hazari_protocol import GROUPS, hand_text
-from test_history_api import SEAT_ONE_WINS
+from support.hazari import GROUPS, SEAT_ONE_WINS, hand_text
+from support.live import LiveClient, LiveServer
 
 MARKUP = "<b>bold?</b> <img src=x onerror=alert(1)>"
 

@@ -6,8 +6,9 @@ person meets each decision in the same way every run."""
 from __future__ import annotations
 
 import pytest
-from azi_support import azi_deck_for
-from browser_support import (
+from playwright.sync_api import Page, expect
+from support.azi import azi_deck_for
+from support.browser import (
     SHOTS,
     add_bots,
     confirm_big_bet,
@@ -19,8 +20,7 @@ from browser_support import (
     version,
     wait_version_after,
 )
-from live import LiveServer
-from playwright.sync_api import Page, expect
+from support.live import LiveServer
 
 pytestmark = pytest.mark.browser
 

@@ -15,19 +15,20 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_support import (
+from playwright.sync_api import Browser, Page, expect
+from support.browser import (
     DESKTOP,
     WAIT_MS,
+    WIDOW,
     add_bots,
+    fixed_deck,
     in_view,
     seated_in_new_room,
     shoot,
     start,
     watch_policy_violations,
 )
-from live import LiveServer
-from playwright.sync_api import Browser, Page, expect
-from test_hasenpfeffer_table import WIDOW, fixed_deck
+from support.live import LiveServer
 
 pytestmark = pytest.mark.browser
 

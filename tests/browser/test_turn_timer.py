@@ -8,9 +8,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_support import DESKTOP, PHONE, SHOTS, add_bots, in_view, seated_in_new_room, shoot, start
-from live import LiveServer
 from playwright.sync_api import Page, expect
+from support.browser import DESKTOP, PHONE, SHOTS, add_bots, in_view, seated_in_new_room, shoot, start
+from support.live import LiveServer
 
 pytestmark = pytest.mark.browser
 

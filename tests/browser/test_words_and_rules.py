@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from azi_support import azi_deck_for
-from browser_support import (
+from playwright.sync_api import Page, expect
+from support.azi import azi_deck_for
+from support.browser import (
     DESKTOP,
     PHONE,
     add_bots,
@@ -22,8 +23,7 @@ from browser_support import (
     serious_violations,
     start,
 )
-from live import PROJECT, LiveServer
-from playwright.sync_api import Page, expect
+from support.live import PROJECT, LiveServer
 
 pytestmark = pytest.mark.browser
 

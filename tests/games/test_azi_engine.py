@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from support.engines import plays, stacked_deck
 
 from app.games.azi import ENGINE, AziState, Phase
 from app.games.base import (
@@ -20,22 +21,11 @@ from app.games.base import (
     Transition,
 )
 from app.games.cards import Card, azi_deck, card_texts, parse_cards
+from app.games.driver import Match
 
 
 def new(stacks: list[int], button: int = 0, **options: Any) -> AziState:
     return ENGINE.start(options, Seating(len(stacks), button, tuple(stacks)))
-
-
-def stacked_deck(state: AziState, hands: dict[int, str]) -> list[Card]:
-    """A deck that deals ``hands`` (in each hand's order) to the participants of the next deal,
-    one card at a time clockwise from the button; the other cards follow in pack order."""
-    seats = state.seats
-    ring = [(state.button + step) % seats for step in range(1, seats + 1)]
-    order = [seat for seat in ring if seat in hands]
-    cards = {seat: parse_cards(text) for seat, text in hands.items()}
-    size = len(cards[order[0]])
-    top = [cards[order[i % len(order)]][i // len(order)] for i in range(size * len(order))]
-    return top + [card for card in azi_deck() if card not in top]
 
 
 def deal(state: AziState, hands: dict[int, str]) -> Transition[AziState]:
@@ -67,12 +57,6 @@ def refused(kind: type[Rejection], code: str, state: AziState, seat: int, raw: J
     assert type(caught.value) is kind
     assert caught.value.code == code
     return caught.value.message
-
-
-def plays(*moves: str) -> list[tuple[int, JSON]]:
-    """``"1:AS"`` -> seat 1 plays AS."""
-    return [(int(seat), {"kind": "play", "card": card})
-            for seat, card in (move.split(":") for move in moves)]
 
 
 BET = {"kind": "bet", "amount": 10}
@@ -496,10 +480,19 @@ def _fold_game(state: AziState) -> AziState:
     """A game in which the opener wins by folds."""
     state = ENGINE.deal(state, list(azi_deck())).state
     opener = ENGINE.to_act(state)[0]
-    state = act(state, opener, BET)
-    while state.phase is Phase.BETTING:
-        state = act(state, ENGINE.to_act(state)[0], FOLD)
-    return state
+    return everyone_folds(act(state, opener, BET))
+
+
+def everyone_folds(state: AziState) -> AziState:
+    """Each seat to act folds, until the game is won by folds."""
+    assert state.phase is Phase.BETTING
+    match = Match(ENGINE, state)
+    match.play_deal(no_deck, lambda now, seat: ENGINE.parse_action(FOLD))
+    return match.state
+
+
+def no_deck() -> list[Card]:
+    raise AssertionError("no deal is due within a game")
 
 
 def test_button_moves_to_the_winner() -> None:
@@ -538,9 +531,7 @@ def test_leaving_between_games() -> None:
     assert ENGINE.legal_actions(state, 3) == [{"kind": "leave"}]
     state = ENGINE.deal(state, list(azi_deck())).state
     refused(IllegalAction, "action/not_between_games", state, 3, {"kind": "leave"})
-    state = act(state, 1, BET)
-    while state.phase is Phase.BETTING:
-        state = act(state, ENGINE.to_act(state)[0], FOLD)
+    state = everyone_folds(act(state, 1, BET))
     step = act_events(state, 1, {"kind": "leave"})
     assert step.events == ({"type": "leave", "seat": 1, "stack": 1030},)
     state = step.state

@@ -7,13 +7,15 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import pytest
 
 from app.games.azi import ENGINE, AziAction, AziState, Phase, concrete_action
-from app.games.base import JSON, Rejection, Seating, Transition
+from app.games.base import JSON, Rejection, Seating
 from app.games.cards import Card, azi_deck
+from app.games.driver import AutoStepDue, MatchOver, NextStep, RecordedMatch, SeatsToAct
 from app.games.replay import replay
 
 TINY_STACKS = (0, 1, 5, 9, 10, 11, 15, 20, 35)
@@ -24,15 +26,16 @@ DECK_TEXTS = {str(card) for card in azi_deck()}
 
 @dataclass
 class Log:
-    """What a session did, for replay and for the checks across steps."""
+    """What a session did: the match through the driver with its log, for replay, and what the
+    checks across steps keep."""
 
-    seating: Seating
-    options: JSON
-    decks: dict[int, list[Card]] = field(default_factory=dict)
-    steps: list[tuple[int | None, JSON]] = field(default_factory=list)
+    match: RecordedMatch[AziState, AziAction]
     ledger: list[int] = field(default_factory=list)
     game_points: list[int] = field(default_factory=list)
     seen: Counter[str] = field(default_factory=Counter)
+
+
+Chooser = Callable[[AziState, int, random.Random], AziAction]
 
 
 def kind_first(state: AziState, seat: int, rng: random.Random) -> AziAction:
@@ -48,7 +51,7 @@ def uniform(state: AziState, seat: int, rng: random.Random) -> AziAction:
     return ENGINE.random_action(state, seat, rng)
 
 
-def new_session(rng: random.Random, seats: int, hand_size: int) -> tuple[AziState, Log]:
+def new_session(rng: random.Random, seats: int, hand_size: int) -> Log:
     stacks = [rng.choice(TINY_STACKS if rng.random() < 0.25 else STACKS) for _ in range(seats)]
     while sum(stack >= 10 for stack in stacks) < 2:
         stacks[rng.randrange(seats)] = rng.choice(STACKS)
@@ -59,15 +62,15 @@ def new_session(rng: random.Random, seats: int, hand_size: int) -> tuple[AziStat
                      "bet_limit": rng.choice(["none", "pot"]),
                      "min_raise": rng.choice([None, 1, 10, 25])}
     seating = Seating(seats, rng.randrange(seats), tuple(stacks))
-    return ENGINE.start(options, seating), Log(seating, options, ledger=list(stacks),
-                                               game_points=[0] * seats)
+    return Log(RecordedMatch.start(ENGINE, options, seating), ledger=list(stacks),
+               game_points=[0] * seats)
 
 
-def check_step(before: AziState, step: Transition[AziState], log: Log) -> None:
+def check_step(before: AziState, events: tuple[JSON, ...], log: Log) -> None:
     """Conservation of chips and of the chip ledger, deal_end points that add up to each game's
     net result."""
-    state = step.state
-    for event in step.events:
+    state = log.match.state
+    for event in events:
         log.seen[event["type"]] += 1
         if event["type"] == "chips":
             assert event["delta"] != 0 and type(event["delta"]) is int
@@ -80,7 +83,7 @@ def check_step(before: AziState, step: Transition[AziState], log: Log) -> None:
             assert log.game_points == event["net"] and sum(event["net"]) == 0
             log.game_points = [0] * state.seats
     assert list(state.stacks) == log.ledger
-    assert sum(state.stacks) + state.pot == sum(log.seating.stacks or ())
+    assert sum(state.stacks) + state.pot == sum(log.match.seating.stacks or ())
     assert all(stack >= 0 for stack in state.stacks) and state.pot >= 0
     assert state.pot == sum(before.stacks) + before.pot - sum(state.stacks)
 
@@ -132,26 +135,37 @@ def check_turns(state: AziState, rng: random.Random) -> tuple[int, ...]:
     return waiting
 
 
-def step_once(state: AziState, log: Log, rng: random.Random, chooser: object) -> Transition[AziState]:
-    if ENGINE.needs_deck(state):
-        deck = list(azi_deck())
-        rng.shuffle(deck)
-        log.decks[state.deal_number + 1] = deck
-        log.steps.append((None, {"kind": "deal", "deal": state.deal_number + 1}))
-        return ENGINE.deal(state, deck)
-    if ENGINE.has_auto_step(state):
+def step_once(match: RecordedMatch[AziState, AziAction], due: NextStep, rng: random.Random,
+              chooser: Chooser) -> tuple[JSON, ...]:
+    """What is due, a seat leaving now and then instead of a forced step; the seat to act chosen
+    at random among those awaited."""
+    state = match.state
+    if isinstance(due, AutoStepDue):
         leaver = rng.randrange(state.seats * 6)
         if leaver < state.seats and not state.left[leaver]:
-            log.steps.append((leaver, {"kind": "leave"}))
-            return ENGINE.apply(state, leaver, ENGINE.parse_action({"kind": "leave"}))
-        log.steps.append((None, {"kind": "auto"}))
-        return ENGINE.auto_step(state)
-    seat = rng.choice(check_turns(state, rng))
-    action = chooser(state, seat, rng)  # type: ignore[operator]
-    raw = ENGINE.action_to_json(action)
-    assert any(_matches(raw, entry) for entry in ENGINE.legal_actions(state, seat))
-    log.steps.append((seat, raw))
-    return ENGINE.apply(state, seat, ENGINE.parse_action(raw))
+            return match.act(leaver, ENGINE.parse_action({"kind": "leave"}))
+    if isinstance(due, SeatsToAct):
+        assert due.seats == check_turns(state, rng)
+
+    def deck() -> list[Card]:
+        cards = list(azi_deck())
+        rng.shuffle(cards)
+        return cards
+
+    def choose(state: AziState, seat: int) -> AziAction:
+        action = chooser(state, seat, rng)
+        raw = ENGINE.action_to_json(action)
+        assert any(_matches(raw, entry) for entry in ENGINE.legal_actions(state, seat))
+        return ENGINE.parse_action(raw)
+
+    return match.perform(due, deck, choose, pick=rng.choice)
+
+
+def close(match: RecordedMatch[AziState, AziAction]) -> tuple[JSON, ...]:
+    transition = ENGINE.close(match.state)
+    match.state = transition.state
+    match.steps.append((None, {"kind": "close"}))
+    return transition.events
 
 
 def _matches(raw: JSON, entry: JSON) -> bool:
@@ -163,25 +177,25 @@ def _matches(raw: JSON, entry: JSON) -> bool:
     return all(raw[key] == entry[key] for key in raw)
 
 
-def play_session(seed: int, seats: int, hand_size: int, chooser: object,
+def play_session(seed: int, seats: int, hand_size: int, chooser: Chooser,
                  views: bool) -> tuple[AziState, Log]:
     rng = random.Random(seed)
-    state, log = new_session(rng, seats, hand_size)
-    while ENGINE.outcome(state) is None:
-        if state.is_between_games and state.game_number >= MAX_GAMES:
-            step = ENGINE.close(state)
-            log.steps.append((None, {"kind": "close"}))
+    log = new_session(rng, seats, hand_size)
+    match = log.match
+    while not isinstance(due := match.next(), MatchOver):
+        before = match.state
+        if before.is_between_games and before.game_number >= MAX_GAMES:
+            events = close(match)
         else:
-            step = step_once(state, log, rng, chooser)
-        check_step(state, step, log)
-        state = step.state
-        check_cards(state)
+            events = step_once(match, due, rng, chooser)
+        check_step(before, events, log)
+        check_cards(match.state)
         if views:
-            check_views(state)
-    outcome = ENGINE.outcome(state)
+            check_views(match.state)
+    state, outcome = match.state, due.outcome
     assert outcome is not None and sum(outcome.totals) == 0
     assert list(outcome.totals) == [now - first for now, first
-                                    in zip(state.stacks, log.seating.stacks or (), strict=True)]
+                                    in zip(state.stacks, match.seating.stacks or (), strict=True)]
     return state, log
 
 
@@ -215,8 +229,9 @@ def test_replay_gives_the_same_state(seed: int) -> None:
     """The session is a function of (options, seating, decks, actions) (STYLE: the log is the
     truth)."""
     state, log = play_session(seed, 2 + seed % 5, 3 + seed % 2, kind_first, views=False)
-    steps = [(seat, action) for seat, action in log.steps if action.get("kind") != "close"]
-    replayed = replay(ENGINE, log.options, log.seating, log.decks, steps)
+    match = log.match
+    steps = [(seat, action) for seat, action in match.steps if action.get("kind") != "close"]
+    replayed = replay(ENGINE, match.options, match.seating, match.decks, steps)
     if state.end_reason == "closed":
         replayed = ENGINE.close(replayed).state
     assert replayed == state

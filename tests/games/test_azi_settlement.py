@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.games.azi.settlement import net_results, settle
+from app.games.azi.pot import net_results, settle
 
 
 def test_az11_worked_example_all_in_winner_gets_the_matched_part() -> None:

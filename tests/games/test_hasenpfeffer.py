@@ -22,7 +22,8 @@ from app.games.base import (
     Transition,
 )
 from app.games.cards import Card, hasenpfeffer_deck, parse_cards
-from app.games.hasenpfeffer import ENGINE, HasenpfefferState, Phase
+from app.games.driver import Match
+from app.games.hasenpfeffer import ENGINE, HasenpfefferAction, HasenpfefferState, Phase
 from app.games.hasenpfeffer.scoring import deal_points
 from app.games.hasenpfeffer.state import Options, Trick
 from app.games.hasenpfeffer.trumps import (
@@ -90,14 +91,19 @@ PASS: JSON = {"kind": "pass"}
 
 
 def play_first_legal(state: HasenpfefferState) -> tuple[HasenpfefferState, list[JSON]]:
-    """Play out the tricks, each seat playing its first legal card."""
-    events: list[JSON] = []
-    while state.phase is Phase.PLAY:
-        seat = ENGINE.to_act(state)[0]
-        transition = act(state, seat, ENGINE.legal_actions(state, seat)[0])
-        state = transition.state
-        events.extend(transition.events)
-    return state, events
+    """Play out the tricks of the deal, each seat playing its first legal card."""
+    assert state.phase is Phase.PLAY
+    match = Match(ENGINE, state)
+    events = match.play_deal(no_deck, first_legal)
+    return match.state, events
+
+
+def first_legal(state: HasenpfefferState, seat: int) -> HasenpfefferAction:
+    return ENGINE.parse_action(ENGINE.legal_actions(state, seat)[0])
+
+
+def no_deck() -> list[Card]:
+    raise AssertionError("no deal is due within a deal")
 
 
 def deal_end(events: list[JSON]) -> JSON:

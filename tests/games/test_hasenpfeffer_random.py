@@ -6,14 +6,23 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import pytest
 
-from app.games.base import JSON, IllegalAction, NotYourTurn, Seating
-from app.games.cards import Card, hasenpfeffer_deck
+from app.games.base import JSON, Engine, IllegalAction, NotYourTurn, Seating
+from app.games.cards import hasenpfeffer_deck
+from app.games.driver import (
+    DealNeeded,
+    Decks,
+    MatchOver,
+    NextStep,
+    PickSeat,
+    RecordedMatch,
+    SeatsToAct,
+    first_seat,
+)
 from app.games.hasenpfeffer import ENGINE, HasenpfefferAction, HasenpfefferState, Phase
 from app.games.replay import replay
 
@@ -47,14 +56,20 @@ def passive(state: HasenpfefferState, seat: int, rng: random.Random) -> Hasenpfe
     return cautious(state, seat, rng)
 
 
-@dataclass
-class Match:
-    options: dict[str, Any]
-    seating: Seating
-    state: HasenpfefferState
-    decks: dict[int, tuple[Card, ...]] = field(default_factory=dict)
-    steps: list[tuple[int | None, JSON]] = field(default_factory=list)
-    events: list[JSON] = field(default_factory=list)
+class Match(RecordedMatch[HasenpfefferState, HasenpfefferAction]):
+    """A match through the driver with its log and every event it caused."""
+
+    def __init__(self, engine: Engine[HasenpfefferState, HasenpfefferAction],
+                 state: HasenpfefferState, options: Mapping[str, Any], seating: Seating) -> None:
+        super().__init__(engine, state, options, seating)
+        self.events: list[JSON] = []
+
+    def perform(self, due: NextStep, decks: Decks,
+                choose: Callable[[HasenpfefferState, int], HasenpfefferAction],
+                pick: PickSeat = first_seat) -> tuple[JSON, ...]:
+        events = super().perform(due, decks, choose, pick)
+        self.events.extend(events)
+        return events
 
 
 def card_strings(value: Any) -> Iterator[str]:
@@ -124,37 +139,30 @@ def check_refusals(state: HasenpfefferState, seat: int) -> None:
                 ENGINE.apply(state, seat, ENGINE.parse_action(raw))
 
 
-def step(match: Match, rng: random.Random, policy: Policy) -> None:
-    state = match.state
-    if ENGINE.needs_deck(state):
-        number = len(match.decks) + 1
-        match.decks[number] = tuple(rng.sample(FULL, len(FULL)))
-        match.steps.append((None, {"kind": "deal", "deal": number}))
-        transition = ENGINE.deal(state, match.decks[number])
-    else:
-        (seat,) = ENGINE.to_act(state)
-        legal = ENGINE.legal_actions(state, seat)
+def step(match: Match, due: NextStep, rng: random.Random, policy: Policy) -> None:
+    if isinstance(due, SeatsToAct):
+        (seat,) = due.seats
+        legal = ENGINE.legal_actions(match.state, seat)
         assert legal, f"seat {seat} must act but has no legal action"
         if rng.random() < 0.2:
-            check_refusals(state, seat)
+            check_refusals(match.state, seat)
+
+    def choose(state: HasenpfefferState, seat: int) -> HasenpfefferAction:
         action = policy(state, seat, rng)
-        assert ENGINE.action_to_json(action) in legal
-        match.steps.append((seat, ENGINE.action_to_json(action)))
-        transition = ENGINE.apply(state, seat, action)
-    match.state = transition.state
-    match.events.extend(transition.events)
+        assert ENGINE.action_to_json(action) in ENGINE.legal_actions(state, seat)
+        return action
+
+    match.perform(due, lambda: tuple(rng.sample(FULL, len(FULL))), choose)
     check_cards(match.state)
     check_views(match.state)
 
 
 def play(seed: int, options: dict[str, Any], policy: Policy, max_deals: int) -> Match:
     rng = random.Random(seed)
-    options = ENGINE.make_options(options)
-    seating = Seating(players=4, first_dealer=rng.randrange(4))
-    match = Match(options, seating, ENGINE.start(options, seating))
-    while ENGINE.outcome(match.state) is None and (
-            len(match.decks) < max_deals or not ENGINE.needs_deck(match.state)):
-        step(match, rng, policy)
+    match = Match.start(ENGINE, options, Seating(players=4, first_dealer=rng.randrange(4)))
+    while not isinstance(due := match.next(), MatchOver) and (
+            len(match.decks) < max_deals or not isinstance(due, DealNeeded)):
+        step(match, due, rng, policy)
     return match
 
 

@@ -18,9 +18,9 @@ from app.games.base import (
     InvalidOptions,
     NotYourTurn,
     Seating,
-    Transition,
 )
 from app.games.cards import Card, parse_cards, standard_deck
+from app.games.driver import Match, MatchOver
 from app.games.hazari import ENGINE, HazariState, Phase, Up
 from app.games.hazari.combos import card_points
 
@@ -72,11 +72,9 @@ def arrange_all(state: HazariState, given: Mapping[int, str], rng: random.Random
 
 
 def show_all(state: HazariState) -> tuple[HazariState, list[JSON]]:
-    events: list[JSON] = []
-    while ENGINE.has_auto_step(state):
-        step = ENGINE.auto_step(state)
-        state, events = step.state, events + list(step.events)
-    return state, events
+    match = Match(ENGINE, state)
+    events = match.play_forced()
+    return match.state, events
 
 
 def play_deal(state: HazariState, given: Mapping[int, str], seed: int = 0
@@ -444,27 +442,26 @@ def test_views_while_showing_reveal_rounds_one_by_one() -> None:
 def run_match(seed: int, options: Mapping[str, Any]) -> tuple[HazariState, list[Any], list[JSON]]:
     """A random match; returns the final state, the log (decks and actions) and the events."""
     rng = random.Random(seed)
-    state = ENGINE.start(options, Seating(players=4, first_dealer=rng.randrange(4)))
+    match = Match.start(ENGINE, options, Seating(players=4, first_dealer=rng.randrange(4)))
     log: list[Any] = []
     events: list[JSON] = []
-    while ENGINE.outcome(state) is None:
-        step: Transition[HazariState]
-        if ENGINE.needs_deck(state):
-            deck = list(ENGINE.full_deck())
-            rng.shuffle(deck)
-            log.append(("deck", tuple(deck)))
-            step = ENGINE.deal(state, deck)
-        elif ENGINE.has_auto_step(state):
-            step = ENGINE.auto_step(state)
-        else:
-            seat = rng.choice(ENGINE.to_act(state))
-            assert ENGINE.legal_actions(state, seat) == [{"kind": "up"}]
-            raw = ENGINE.action_to_json(ENGINE.random_action(state, seat, rng))
-            log.append(("act", seat, raw))
-            step = ENGINE.apply(state, seat, ENGINE.parse_action(raw))
-        check_invariants(step.state)
-        state, events = step.state, events + list(step.events)
-    return state, log, events
+
+    def deck() -> list[Card]:
+        cards = list(ENGINE.full_deck())
+        rng.shuffle(cards)
+        log.append(("deck", tuple(cards)))
+        return cards
+
+    def choose(state: HazariState, seat: int) -> Up:
+        assert ENGINE.legal_actions(state, seat) == [{"kind": "up"}]
+        raw = ENGINE.action_to_json(ENGINE.random_action(state, seat, rng))
+        log.append(("act", seat, raw))
+        return ENGINE.parse_action(raw)
+
+    while not isinstance(due := match.next(), MatchOver):
+        events += match.perform(due, deck, choose, pick=rng.choice)
+        check_invariants(match.state)
+    return match.state, log, events
 
 
 def check_invariants(state: HazariState) -> None:
@@ -480,17 +477,16 @@ def check_invariants(state: HazariState) -> None:
 
 
 def replay(seed: int, options: Mapping[str, Any], log: list[Any]) -> HazariState:
-    state = ENGINE.start(options, Seating(players=4, first_dealer=random.Random(seed).randrange(4)))
+    """The match of ``log``, its forced steps performed as they fall due."""
+    match = Match.start(ENGINE, options, Seating(players=4, first_dealer=random.Random(seed).randrange(4)))
     for entry in log:
-        while ENGINE.has_auto_step(state):
-            state = ENGINE.auto_step(state).state
+        match.play_forced()
         if entry[0] == "deck":
-            state = ENGINE.deal(state, entry[1]).state
+            match.deal(entry[1])
         else:
-            state = ENGINE.apply(state, entry[1], ENGINE.parse_action(entry[2])).state
-    while ENGINE.has_auto_step(state):
-        state = ENGINE.auto_step(state).state
-    return state
+            match.act(entry[1], ENGINE.parse_action(entry[2]))
+    match.play_forced()
+    return match.state
 
 
 OPTION_MIXES: list[dict[str, Any]] = [

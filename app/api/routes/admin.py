@@ -15,11 +15,11 @@ from app.api.schemas import NoticeCreate, PauseChange, PlayerRemoval, Reason
 from app.api.sockets import CLOSE_REMOVED, CLOSE_SUSPENDED
 from app.api.ws import REMOVED, SUSPENDED, end_player_sockets, notice_frame
 from app.db import operators
+from app.db.ids import now
 from app.db.operators import Audit
-from app.db.store import now
+from app.rooms.frames import encode_frame
 from app.rooms.manager import RoomManager
 from app.rooms.room import Room
-from app.rooms.seating import encode_frame
 
 router = APIRouter(prefix="/api/admin", tags=["operators"])
 

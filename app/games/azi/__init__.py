@@ -17,7 +17,7 @@ cited where each rule is implemented. Choices made by this engine:
 * Betting per AZ-7: the opener must bet; ``raise_cap = per_player`` counts the opening bet as one
   of the opener's ``max_bids``; ``raise_cap = total`` allows ``max_bids`` raises (the opening bet
   not included) over all players in one betting phase.
-* Settlement per AZ-10/AZ-11/AZ-12 (``settlement.settle``); ``folded_excess`` decides where a
+* Settlement per AZ-10/AZ-11/AZ-12 (``pot.settle``); ``folded_excess`` decides where a
   folded player's chips above an all-in winner's contribution go.
 * After an Azi the button stays; the buy-in ``ceil(P/2)`` is offered one seat at a time,
   clockwise from the button, to the seated players who can pay it (AZ-13).
@@ -34,15 +34,25 @@ cited where each rule is implemented. Choices made by this engine:
 
 from __future__ import annotations
 
+from app.games.azi.actions import (
+    AziAction,
+    Bet,
+    BuyIn,
+    Call,
+    Decline,
+    Discard,
+    Fold,
+    Leave,
+    Play,
+    Raise,
+    concrete_action,
+)
+from app.games.azi.engine import ENGINE, AziEngine
+from app.games.azi.options import OPTION_SPECS, AziOptions, make_options
+from app.games.azi.pot import net_results, settle
+from app.games.azi.state import AziState, GameResult, Phase
 from app.games.base import Engine
 
-from .actions import AziAction, Bet, BuyIn, Call, Decline, Discard, Fold, Leave, Play, Raise
-from .engine import AziEngine, concrete_action
-from .options import OPTION_SPECS, AziOptions, make_options
-from .settlement import net_results, settle
-from .state import AziState, GameResult, Phase
-
-ENGINE = AziEngine()
 _CHECKED: Engine[AziState, AziAction] = ENGINE  # mypy verifies the structural fit
 
 __all__ = [

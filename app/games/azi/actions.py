@@ -12,10 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from app.games.azi.ranking import DECK, DECK_SET
 from app.games.base import JSON, InvalidAction
 from app.games.cards import Card
-
-from .ranking import DECK_SET
 
 MAX_AMOUNT = 1_000_000_000
 """The most chips an amount in an action may name (a bet's ``amount``, a raise's ``to``)."""
@@ -135,9 +134,33 @@ def parse_action(raw: Any) -> AziAction:
         return Bet(_amount(raw, "amount"))
     if kind == "raise":
         return Raise(_amount(raw, "to"))
-    simple: dict[str, AziAction] = {"call": Call(), "fold": Fold(), "buy_in": BuyIn(),
-                                    "decline": Decline(), "leave": Leave()}
-    return simple[kind]
+    return _SIMPLE[kind]
+
+
+def action_to_json(action: AziAction) -> JSON:
+    """The JSON form of ``action``; :func:`parse_action` reads it back."""
+    return action.to_json()
+
+
+CALL, FOLD, BUY_IN, DECLINE, LEAVE = Call(), Fold(), BuyIn(), Decline(), Leave()
+_SIMPLE: dict[str, AziAction] = {"call": CALL, "fold": FOLD, "buy_in": BUY_IN, "decline": DECLINE,
+                                 "leave": LEAVE}
+PLAYS = {card: Play(card) for card in DECK}
+"""The play of each card, made once (actions are values)."""
+
+
+def concrete_action(entry: JSON, offset: int = 0) -> AziAction:
+    """The action an entry of ``AziEngine.legal_actions`` stands for; for a range, the amount
+    ``min + offset``."""
+    kind = entry["kind"]
+    if kind in _SIMPLE:
+        return _SIMPLE[kind]
+    if kind == "bet":
+        return Bet(entry["min"] + offset)
+    if kind == "raise":
+        return Raise(entry["min"] + offset)
+    card = Card.parse(entry["card"])
+    return Discard(card) if kind == "discard" else Play(card)
 
 
 def _kind(raw: Any) -> str:

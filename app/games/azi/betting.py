@@ -2,30 +2,41 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from typing import Any
 
+from app.games.azi.actions import AziAction, Bet, Call, Fold, Raise
+from app.games.azi.options import PER_PLAYER, POT_LIMIT
+from app.games.azi.play import start_play
+from app.games.azi.pot import award_pot
+from app.games.azi.state import (
+    AziState,
+    Phase,
+    Step,
+    chips_event,
+    evolve,
+    paid_in,
+    per_seat,
+    put_at,
+    require_turn,
+    wrong_phase,
+)
 from app.games.base import JSON, IllegalAction
-
-from .actions import AziAction, Bet, Call, Fold, Raise
-from .options import PER_PLAYER, POT_LIMIT
-from .play import start_play
-from .settling import Step, award_pot
-from .state import AziState, Phase, pay_in, per_seat, require_turn, wrong_phase
 
 
 def start_betting(state: AziState, events: list[JSON]) -> Step:
     """AZ-7.1: the first participant after the button who can afford the minimum bet opens; if
     nobody can, there is no betting and the first participant after the button leads."""
     zeros = per_seat(state.seats, 0)
-    state = replace(state, bets=zeros, bids=zeros, raises=0, high=0, high_bidder=None,
-                    opener=None, pending=())
     order = state.clockwise_after(state.button, state.in_deal)
     opener = next((seat for seat in order if state.stacks[seat] >= state.options.min_bet), None)
     if opener is None:
+        state = evolve(state, bets=zeros, bids=zeros, raises=0, high=0, high_bidder=None,
+                       opener=None, pending=())
         events.append({"type": "no_betting", "leader": order[0]})
         return start_play(state, order[0], events)
     events.append({"type": "betting_start", "opener": opener})
-    return replace(state, phase=Phase.BETTING, opener=opener, turn=opener, pending=(opener,)), events
+    return evolve(state, bets=zeros, bids=zeros, raises=0, high=0, high_bidder=None,
+                  phase=Phase.BETTING, opener=opener, turn=opener, pending=(opener,)), events
 
 
 def raise_bounds(state: AziState, seat: int) -> tuple[int, int] | None:
@@ -86,7 +97,7 @@ def apply_betting(state: AziState, seat: int, action: AziAction) -> Step:
                             "call, raise or fold (AZ-7.3)", code="action/already_open")
     else:
         raise wrong_phase(state, action.to_json())
-    return _next(state, seat, events)
+    return _next(state, events)
 
 
 def _open(state: AziState, seat: int, action: AziAction) -> Step:
@@ -141,41 +152,55 @@ def _raise(state: AziState, seat: int, to: int) -> Step:
 def _bid(state: AziState, seat: int, to: int, reason: str, raises: int) -> Step:
     """An opening bet or a raise: ``seat`` sets the high bet and every other player still able to
     bet must answer it."""
-    state, chips = pay_in(state, seat, to - state.bets[seat], reason)
-    state = state.with_seat("bets", seat, to).with_seat("bids", seat, state.bids[seat] + 1)
-    answer = tuple(other for other in state.in_deal if other != seat and state.stacks[other] > 0)
-    state = replace(state, high=to, high_bidder=seat, raises=state.raises + raises, pending=answer)
+    amount = to - state.bets[seat]
+    changes = paid_in(state, seat, amount)
+    stacks = changes["stacks"]
+    answer = tuple(other for other in state.in_deal if other != seat and stacks[other] > 0)
+    state = evolve(state, **changes, bets=put_at(state.bets, seat, to),
+                   bids=put_at(state.bids, seat, state.bids[seat] + 1), high=to, high_bidder=seat,
+                   raises=state.raises + raises, **_answered_by(state, seat, answer))
     key = "amount" if reason == "bet" else "to"
-    return state, [chips, {"type": reason, "seat": seat, key: to}]
+    return state, [chips_event(seat, -amount, reason), {"type": reason, "seat": seat, key: to}]
 
 
 def _call(state: AziState, seat: int) -> Step:
     """AZ-7.3: pay up to the high bet, or the whole stack when short (all-in for less)."""
     need = state.high - state.bets[seat]
     amount = min(need, state.stacks[seat])
-    state, chips = pay_in(state, seat, amount, "call")
-    state = state.with_seat("bets", seat, state.bets[seat] + amount)
-    state = replace(state, pending=tuple(other for other in state.pending if other != seat))
-    return state, [chips, {"type": "call", "seat": seat, "amount": amount,
-                           "all_in": state.stacks[seat] == 0}]
+    state = evolve(state, paid_in(state, seat, amount), _answered(state, seat),
+                   bets=put_at(state.bets, seat, state.bets[seat] + amount))
+    return state, [chips_event(seat, -amount, "call"),
+                   {"type": "call", "seat": seat, "amount": amount, "all_in": state.stacks[seat] == 0}]
 
 
 def _fold(state: AziState, seat: int) -> Step:
-    state = state.with_seat("folded", seat, True)
-    state = replace(state, pending=tuple(other for other in state.pending if other != seat))
+    state = evolve(state, _answered(state, seat), folded=put_at(state.folded, seat, True))
     return state, [{"type": "fold", "seat": seat}]
 
 
-def _next(state: AziState, seat: int, events: list[JSON]) -> Step:
+def _answered(state: AziState, seat: int) -> dict[str, Any]:
+    """The changes once ``seat`` has answered the high bet (a call or a fold)."""
+    return _answered_by(state, seat, tuple(other for other in state.pending if other != seat))
+
+
+def _answered_by(state: AziState, seat: int, pending: tuple[int, ...]) -> dict[str, Any]:
+    """The seats still to answer after ``seat`` acted, and whose turn it is then: the next of
+    them clockwise (AZ-7.2)."""
+    turn = state.next_clockwise(seat, pending) if pending else None
+    return {"pending": pending, "turn": turn}
+
+
+def _next(state: AziState, events: list[JSON]) -> Step:
     """AZ-7.4: a lone survivor takes the pot unseen (AZ-12); when nobody is due to act, the high
-    bidder leads (AZ-7.5); else the next seat due to act, clockwise."""
-    if len(state.in_deal) == 1:
-        return award_pot(state, state.in_deal[0], "folds", events)
+    bidder leads (AZ-7.5); else the seat whose turn the action made it bets next."""
+    in_deal = state.in_deal
+    if len(in_deal) == 1:
+        return award_pot(state, in_deal[0], "folds", events)
     if not state.pending:
         assert state.high_bidder is not None
         events.append({"type": "betting_end", "high": state.high, "leader": state.high_bidder})
-        return start_play(replace(state, turn=None), state.high_bidder, events)
-    return replace(state, turn=state.clockwise_after(seat, state.pending)[0]), events
+        return start_play(state, state.high_bidder, events)
+    return state, events
 
 
 def _cap_problem(state: AziState, seat: int) -> tuple[str, str] | None:

@@ -6,26 +6,40 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from app.games.azi import options as azi_options
+from app.games.azi import table
+from app.games.azi.actions import (
+    CALL,
+    FOLD,
+    PLAYS,
+    AziAction,
+    Bet,
+    Leave,
+    Raise,
+    action_to_json,
+    concrete_action,
+    parse_action,
+)
+from app.games.azi.betting import apply_betting, bet_limit, legal_betting, raise_bounds
+from app.games.azi.outcome import match_outcome
+from app.games.azi.play import apply_play, legal_play, playable_cards
+from app.games.azi.ranking import DECK
+from app.games.azi.redeal import apply_buy_in, legal_buy_in
+from app.games.azi.state import AziState, Phase, Step, to_act
+from app.games.azi.view import hidden_cards, view
 from app.games.base import (
     JSON,
     GameOver,
     IllegalAction,
+    MoneyRules,
     NotYourTurn,
     OptionSpec,
     Outcome,
     Seating,
+    SessionEnd,
     Transition,
 )
 from app.games.cards import Card
-
-from . import actions, table, view
-from . import options as azi_options
-from .actions import AziAction, Bet, BuyIn, Call, Decline, Discard, Fold, Leave, Play, Raise
-from .betting import apply_betting, legal_betting
-from .play import apply_play, legal_play
-from .ranking import DECK
-from .settling import Step, apply_buy_in, legal_buy_in, match_outcome
-from .state import AziState, Phase, to_act
 
 _Handler = Callable[[AziState, int, AziAction], Step]
 _HANDLERS: dict[Phase, _Handler] = {
@@ -52,6 +66,10 @@ class AziEngine:
     max_seats = table.MAX_SEATS
     option_specs: tuple[OptionSpec, ...] = azi_options.OPTION_SPECS
 
+    @property
+    def chips(self) -> MoneyRules[AziState]:
+        return _CHIPS
+
     def full_deck(self) -> tuple[Card, ...]:
         return DECK
 
@@ -77,16 +95,16 @@ class AziEngine:
     def close(self, state: AziState, during_game: bool = False) -> Transition[AziState]:
         """The room owner ends the session between games; an operator also during a game, which is
         then void and its pot returned (``table.close``)."""
-        return _transition(table.close(state, during_game))
+        return _close(state, during_game)
 
     def to_act(self, state: AziState) -> tuple[int, ...]:
         return to_act(state)
 
     def parse_action(self, raw: Any) -> AziAction:
-        return actions.parse_action(raw)
+        return parse_action(raw)
 
     def action_to_json(self, action: AziAction) -> JSON:
-        return action.to_json()
+        return action_to_json(action)
 
     def legal_actions(self, state: AziState, seat: int) -> list[JSON]:
         if not 0 <= seat < state.seats or state.left[seat]:
@@ -98,6 +116,11 @@ class AziEngine:
 
     def random_action(self, state: AziState, seat: int, rng: random.Random) -> AziAction:
         """Uniform over every concrete legal action (each amount of a range counts as one)."""
+        if seat == state.turn and state.phase is Phase.PLAY:
+            cards = playable_cards(state, seat)
+            return PLAYS[cards[rng.randrange(len(cards))]]
+        if seat == state.turn and state.phase is Phase.BETTING:
+            return _random_bet(state, seat, rng)
         legal = self.legal_actions(state, seat)
         if not legal:
             raise IllegalAction(f"seat {seat} has no move now", code="action/no_move")
@@ -125,31 +148,42 @@ class AziEngine:
         return _transition(handler(state, seat, action))
 
     def view(self, state: AziState, seat: int | None) -> JSON:
-        return view.view(state, seat)
+        return view(state, seat)
 
     def hidden_cards(self, state: AziState, seat: int | None) -> frozenset[Card]:
-        return view.hidden_cards(state, seat)
+        return hidden_cards(state, seat)
 
     def outcome(self, state: AziState) -> Outcome | None:
         return match_outcome(state) if state.phase is Phase.MATCH_OVER else None
 
 
-def concrete_action(entry: JSON, offset: int = 0) -> AziAction:
-    """The action an entry of :meth:`AziEngine.legal_actions` stands for; for a range, the amount
-    ``min + offset``."""
-    kind = entry["kind"]
-    simple: dict[str, AziAction] = {"call": Call(), "fold": Fold(), "buy_in": BuyIn(),
-                                    "decline": Decline(), "leave": Leave()}
-    if kind in simple:
-        return simple[kind]
-    if kind == "bet":
-        return Bet(entry["min"] + offset)
-    if kind == "raise":
-        return Raise(entry["min"] + offset)
-    card = Card.parse(entry["card"])
-    return Discard(card) if kind == "discard" else Play(card)
+def _random_bet(state: AziState, seat: int, rng: random.Random) -> AziAction:
+    """:meth:`AziEngine.random_action` in the betting phase, drawn as over the legal list (the
+    opening bet's range; else fold, call, then the raise range)."""
+    if state.high_bidder is None:
+        lowest = state.options.min_bet
+        return Bet(lowest + rng.randrange(bet_limit(state, seat) - lowest + 1))
+    bounds = raise_bounds(state, seat)
+    pick = rng.randrange(2 if bounds is None else 3 + bounds[1] - bounds[0])
+    if pick < 2:
+        return FOLD if pick == 0 else CALL
+    assert bounds is not None
+    return Raise(bounds[0] + pick - 2)
 
 
 def _transition(step: Step) -> Transition[AziState]:
     state, events = step
     return Transition(state, tuple(events))
+
+
+def _close(state: AziState, during_game: bool) -> Transition[AziState]:
+    return _transition(table.close(state, during_game))
+
+
+_CHIPS = MoneyRules(ante=lambda options: int(options["stake"]), buy_in=True,
+                    session_end=SessionEnd.CLOSE, close=_close)
+"""Every participant antes the stake (AZ-5) from the stack he bought in with; a session has no
+target (AZ-15)."""
+
+
+ENGINE = AziEngine()

@@ -1,18 +1,25 @@
-"""Card order, the follow/trump obligation and the trick winner (AZ-2, AZ-6, AZ-8)."""
+"""Card order, the follow obligation and the trick winner on cards (AZ-2, AZ-6, AZ-8), for the
+engine's messages and for callers that hold cards; every rule itself is in
+:mod:`app.games.azi.tricks`."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from app.games.cards import Card, azi_deck
+from app.games.azi.tricks import (
+    ACE,
+    INDEX,
+    STRENGTHS,
+    SUIT_INDEX,
+    own_power,
+)
+from app.games.azi.tricks import DECK as DECK
+from app.games.azi.tricks import playable as playable_indices
+from app.games.azi.tricks import trick_winner as winner_of
+from app.games.cards import Card
 
-DECK = azi_deck()
 DECK_SET = frozenset(DECK)
 SUIT_NAMES = {"H": "hearts", "D": "diamonds", "S": "spades"}
-ACE = 14
-SIX = 6
-_TRUMP_BONUS = 100
-_SIX_ON_SCENE_RANK = ACE + 1
 
 
 def is_six_on_scene(exposed: Card) -> bool:
@@ -23,38 +30,28 @@ def is_six_on_scene(exposed: Card) -> bool:
 def power(card: Card, led: str, trump: str, six_on_scene: bool) -> int:
     """How strongly ``card`` bids for a trick led in suit ``led`` (AZ-8): any trump beats any
     non-trump, a card of the led suit beats the off-suit cards (which never win, power 0)."""
-    if card.suit == trump:
-        rank = _SIX_ON_SCENE_RANK if six_on_scene and card.rank == SIX else card.rank
-        return _TRUMP_BONUS + rank
-    if card.suit == led:
-        return card.rank
-    return 0
+    return STRENGTHS[SUIT_INDEX[trump], six_on_scene][SUIT_INDEX[led]][INDEX[card]]
 
 
 def trump_order(trump: str, six_on_scene: bool) -> tuple[Card, ...]:
     """The trumps from highest to lowest (AZ-6 six on the scene included)."""
-    trumps = [card for card in DECK if card.suit == trump]
-    return tuple(sorted(trumps, key=lambda card: power(card, trump, trump, six_on_scene),
-                        reverse=True))
+    strength = STRENGTHS[SUIT_INDEX[trump], six_on_scene]
+    trumps = [index for index, card in enumerate(DECK) if card.suit == trump]
+    return tuple(DECK[index] for index in sorted(trumps, key=lambda index: own_power(strength, index),
+                                                   reverse=True))
 
 
 def trick_winner(trick: Sequence[tuple[int, Card]], trump: str, six_on_scene: bool) -> int:
     """The seat whose card wins ``trick`` (``(seat, card)`` in play order; AZ-8)."""
-    led = trick[0][1].suit
-    best = max(trick, key=lambda played: power(played[1], led, trump, six_on_scene))
-    return best[0]
+    return winner_of([(seat, INDEX[card]) for seat, card in trick],
+                     STRENGTHS[SUIT_INDEX[trump], six_on_scene])
 
 
 def playable(hand: Sequence[Card], led: str | None, trump: str) -> tuple[Card, ...]:
-    """The cards of ``hand`` that may go to a trick led in suit ``led`` (None: leading) (AZ-8):
-    the led suit if held, else a trump if held, else anything."""
-    if led is None:
-        return tuple(hand)
-    for suit in (led, trump):
-        same = tuple(card for card in hand if card.suit == suit)
-        if same:
-            return same
-    return tuple(hand)
+    """The cards of ``hand`` that may go to a trick led in suit ``led`` (None: leading) (AZ-8)."""
+    indices = playable_indices([INDEX[card] for card in hand],
+                               None if led is None else SUIT_INDEX[led], SUIT_INDEX[trump])
+    return tuple(DECK[index] for index in indices)
 
 
 def play_error(hand: Sequence[Card], card: Card, led: str | None, trump: str) -> tuple[str, str] | None:

@@ -6,19 +6,15 @@ dead money (carried from Azi deals, plus buy-ins) and the contributions of the c
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
-from dataclasses import dataclass, replace
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from app.games.azi.options import AziOptions
+from app.games.azi.ranking import is_six_on_scene
 from app.games.base import JSON, IllegalAction, NotYourTurn
 from app.games.cards import Card
-
-from .options import AziOptions
-from .ranking import is_six_on_scene
-
-TRICKS_TO_WIN = 2
-TRICKS_PER_DEAL = 3
 
 
 class Phase(Enum):
@@ -143,11 +139,12 @@ class AziState:
     @property
     def in_deal(self) -> tuple[int, ...]:
         """The participants who have not folded."""
-        return tuple(seat for seat in self.participants if not self.folded[seat])
+        folded = self.folded
+        return tuple(seat for seat in self.participants if not folded[seat])
 
     def is_all_in(self, seat: int) -> bool:
         """A participant still in the deal with no chips left behind."""
-        return seat in self.in_deal and self.stacks[seat] == 0
+        return self.stacks[seat] == 0 and seat in self.participants and not self.folded[seat]
 
     def can_pay_ante(self, seat: int) -> bool:
         return not self.left[seat] and self.stacks[seat] >= self.options.stake
@@ -159,23 +156,49 @@ class AziState:
     def clockwise_after(self, seat: int, members: Collection[int]) -> tuple[int, ...]:
         """The ``members`` in clockwise order (increasing seat index) starting after ``seat``;
         ``seat`` itself comes last if it is a member (AZ-1)."""
-        ring = ((seat + step) % self.seats for step in range(1, self.seats + 1))
-        return tuple(s for s in ring if s in members)
+        return tuple(s for s in RINGS[self.seats][seat] if s in members)
 
-    def with_seat(self, name: str, seat: int, value: Any) -> AziState:
-        """A copy with the per-seat tuple ``name`` changed at ``seat``."""
-        values = list(getattr(self, name))
-        values[seat] = value
-        changes: dict[str, Any] = {name: tuple(values)}
-        return replace(self, **changes)
+    def next_clockwise(self, seat: int, members: Collection[int]) -> int:
+        """The first of ``members`` clockwise after ``seat`` (``seat`` itself last, AZ-1)."""
+        return next(s for s in RINGS[self.seats][seat] if s in members)
+
+
+def evolve(state: AziState, *bases: Mapping[str, Any], **changes: Any) -> AziState:
+    """A copy of ``state`` with the changes of ``bases`` then ``changes``: ``dataclasses.replace``
+    without running ``__init__`` again, which costs most of a step for a value of this many fields
+    (every field keeps a value the engine made, so nothing needs checking)."""
+    copy = object.__new__(AziState)
+    fields = copy.__dict__
+    fields.update(state.__dict__)
+    for base in bases:
+        fields.update(base)
+    fields.update(changes)
+    return copy
+
+
+def _rings(seats: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple((seat + step) % seats for step in range(1, seats + 1)) for seat in range(seats))
+
+
+RINGS = {seats: _rings(seats) for seats in range(1, 13)}
+"""``RINGS[seats][seat]``: every seat clockwise from the one after ``seat``, ``seat`` last."""
+
+
+def put_at(values: tuple[Any, ...], seat: int, value: Any) -> tuple[Any, ...]:
+    """``values`` with the entry of ``seat`` replaced by ``value``."""
+    return (*values[:seat], value, *values[seat + 1:])
+
+
+Step = tuple[AziState, list[JSON]]
+"""A new state and the events on the way to it."""
 
 
 def per_seat(seats: int, value: Any) -> tuple[Any, ...]:
     return tuple(value for _ in range(seats))
 
 
-def add_at(values: Iterable[int], seat: int, amount: int) -> tuple[int, ...]:
-    return tuple(v + amount if i == seat else v for i, v in enumerate(values))
+def add_at(values: tuple[int, ...], seat: int, amount: int) -> tuple[int, ...]:
+    return (*values[:seat], values[seat] + amount, *values[seat + 1:])
 
 
 def to_act(state: AziState) -> tuple[int, ...]:
@@ -211,8 +234,23 @@ def chips_event(seat: int, delta: int, reason: str) -> JSON:
     return {"type": "chips", "seat": seat, "delta": delta, "reason": reason}
 
 
+def paid_in(state: AziState, seat: int, amount: int) -> dict[str, tuple[int, ...]]:
+    """The changes when ``seat`` puts ``amount`` chips of his stack into the pot as this deal's
+    contribution (for :func:`evolve`)."""
+    return {"stacks": add_at(state.stacks, seat, -amount),
+            "contributions": add_at(state.contributions, seat, amount)}
+
+
 def pay_in(state: AziState, seat: int, amount: int, reason: str) -> tuple[AziState, JSON]:
     """``seat`` puts ``amount`` chips of his stack into the pot as this deal's contribution."""
-    moved = replace(state, stacks=add_at(state.stacks, seat, -amount),
-                    contributions=add_at(state.contributions, seat, amount))
-    return moved, chips_event(seat, -amount, reason)
+    return evolve(state, **paid_in(state, seat, amount)), chips_event(seat, -amount, reason)
+
+
+def deal_end(state: AziState, points: tuple[int, ...], detail: JSON) -> JSON:
+    """The ``deal_end`` event of the contract: each seat's net chips in the deal, and how it ended."""
+    detail = {**detail, "game": state.game_number, "redeal": state.redeal,
+              "contributions": list(state.contributions), "buy_ins": list(state.buy_ins),
+              "tricks": list(state.tricks_won), "folded": [seat for seat in range(state.seats)
+                                                           if state.folded[seat]]}
+    return {"type": "deal_end", "number": state.deal_number, "points": list(points),
+            "detail": detail}

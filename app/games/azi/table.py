@@ -3,18 +3,25 @@ discard, the next game (AZ-14), leaving and closing the table (AZ-15)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import replace
+from collections.abc import Mapping, Sequence
 
+from app.games.azi.actions import AziAction, Discard
+from app.games.azi.betting import start_betting
+from app.games.azi.options import AziOptions
+from app.games.azi.outcome import end_if_short, end_match
+from app.games.azi.ranking import DECK, DECK_SET, SUIT_NAMES
+from app.games.azi.state import (
+    AziState,
+    Phase,
+    Step,
+    chips_event,
+    evolve,
+    per_seat,
+    put_at,
+    wrong_phase,
+)
 from app.games.base import JSON, GameOver, IllegalAction, InvalidOptions, NotYourTurn, Seating
 from app.games.cards import Card, check_deck
-
-from .actions import AziAction, Discard
-from .betting import start_betting
-from .options import AziOptions
-from .ranking import DECK, SUIT_NAMES
-from .settling import Step, end_if_short, end_match
-from .state import AziState, Phase, chips_event, pay_in, per_seat, wrong_phase
 
 MIN_SEATS = 2
 MAX_SEATS = 6
@@ -58,26 +65,28 @@ def deal(state: AziState, deck: Sequence[Card]) -> Step:
         raise GameOver("the session is over; no more deals", code="deal/match_over")
     if state.phase is not Phase.NEEDS_DEAL:
         raise IllegalAction(f"no deal is due in the {state.phase.value} phase", code="deal/not_due")
-    check_deck(deck, DECK)
+    if len(deck) != len(DECK) or not DECK_SET.issubset(deck):
+        check_deck(deck, DECK)
     events: list[JSON] = []
     if not state.redeal:
         state, events = _begin_game(state)
     order = state.clockwise_after(state.button, state.participants)
     count = state.options.hand_size * len(order)
+    dealt = tuple(deck[:count])
     hands: list[tuple[Card, ...]] = [() for _ in range(state.seats)]
-    for index, card in enumerate(deck[:count]):
-        hands[order[index % len(order)]] += (card,)
+    for position, seat in enumerate(order):
+        hands[seat] = dealt[position::len(order)]
     exposed = deck[count - 1]
-    state = replace(_cleared_deal(state), hands=tuple(hands), undealt=tuple(deck[count:]),
-                    exposed=exposed, exposed_owner=order[-1],
-                    deal_number=state.deal_number + 1, deals_in_game=state.deals_in_game + 1)
+    state = evolve(state, _cleared_deal(state.seats), hands=tuple(hands),
+                   undealt=tuple(deck[count:]), exposed=exposed, exposed_owner=order[-1],
+                   deal_number=state.deal_number + 1, deals_in_game=state.deals_in_game + 1)
     events.append({"type": "deal", "number": state.deal_number, "game": state.game_number,
                    "redeal": state.redeal, "button": state.button,
                    "participants": list(state.participants), "exposed": str(exposed),
                    "exposed_seat": order[-1], "trump": exposed.suit,
                    "trump_name": SUIT_NAMES[exposed.suit], "six_on_scene": state.six_on_scene})
     if state.options.hand_size > 3:
-        return replace(state, phase=Phase.DISCARD), events
+        return evolve(state, phase=Phase.DISCARD), events
     return start_betting(state, events)
 
 
@@ -85,29 +94,38 @@ def _begin_game(state: AziState) -> Step:
     """AZ-5: every seated player who can pay the ante pays it and plays; the others sit out."""
     button = seated_from(state, state.button)
     payers = tuple(seat for seat in range(state.seats) if state.can_pay_ante(seat))
-    zeros = per_seat(state.seats, 0)
-    state = replace(state, game_number=state.game_number + 1, deals_in_game=0, button=button,
-                    game_stacks=state.stacks, participants=payers, contributions=zeros,
-                    carried=0, buy_ins=zeros, azi_players=(), buy_in_price=0,
-                    buy_in_queue=(), buy_in_decisions=())
-    events: list[JSON] = [{"type": "game_start", "number": state.game_number, "button": button,
+    stake = state.options.stake
+    game_number = state.game_number + 1
+    events: list[JSON] = [{"type": "game_start", "number": game_number, "button": button,
                            "participants": list(payers),
                            "sitting_out": [seat for seat in range(state.seats)
                                            if seat not in payers and not state.left[seat]]}]
-    for seat in payers:
-        state, chips = pay_in(state, seat, state.options.stake, "ante")
-        events.append(chips)
+    events += [chips_event(seat, -stake, "ante") for seat in payers]
+    antes = tuple(stake if seat in payers else 0 for seat in range(state.seats))
+    state = evolve(state, game_number=game_number, deals_in_game=0, button=button,
+                   game_stacks=state.stacks, participants=payers, contributions=antes,
+                   stacks=tuple(stack - ante for stack, ante in zip(state.stacks, antes, strict=True)),
+                   carried=0, buy_ins=per_seat(state.seats, 0), azi_players=(), buy_in_price=0,
+                   buy_in_queue=(), buy_in_decisions=())
     return state, events
 
 
-def _cleared_deal(state: AziState) -> AziState:
-    """Nothing of the previous deal left on the table (the chips stay where they are)."""
-    seats = state.seats
+def _cleared_deal(seats: int) -> Mapping[str, object]:
+    """The changes that leave nothing of the previous deal on the table (the chips stay where
+    they are), for :func:`evolve`."""
+    return _CLEARED[seats]
+
+
+def _cleared(seats: int) -> dict[str, object]:
     zeros = per_seat(seats, 0)
-    return replace(state, hands=per_seat(seats, ()), discards=per_seat(seats, None), undealt=(),
-                   exposed=None, exposed_owner=None, folded=per_seat(seats, False), bets=zeros,
-                   bids=zeros, raises=0, high=0, high_bidder=None, opener=None, pending=(),
-                   turn=None, leader=None, trick=(), played=(), tricks_won=zeros, tricks=())
+    return {"hands": per_seat(seats, ()), "discards": per_seat(seats, None), "undealt": (),
+            "exposed": None, "exposed_owner": None, "folded": per_seat(seats, False),
+            "bets": zeros, "bids": zeros, "raises": 0, "high": 0, "high_bidder": None,
+            "opener": None, "pending": (), "turn": None, "leader": None, "trick": (),
+            "played": (), "tricks_won": zeros, "tricks": ()}
+
+
+_CLEARED = {seats: _cleared(seats) for seats in range(MIN_SEATS, MAX_SEATS + 1)}
 
 
 def seated_from(state: AziState, seat: int) -> int:
@@ -137,8 +155,9 @@ def apply_discard(state: AziState, seat: int, action: AziAction) -> Step:
     hand = state.hands[seat]
     if action.card not in hand:
         raise IllegalAction(f"{action.card} is not in seat {seat}'s hand", code="action/not_in_hand")
-    state = state.with_seat("hands", seat, tuple(card for card in hand if card != action.card))
-    state = state.with_seat("discards", seat, action.card)
+    state = evolve(state, hands=put_at(state.hands, seat, tuple(card for card in hand
+                                                                if card != action.card)),
+                   discards=put_at(state.discards, seat, action.card))
     events: list[JSON] = [{"type": "discard", "seat": seat}]
     if any(state.discards[other] is None for other in state.participants):
         return state, events
@@ -152,8 +171,8 @@ def next_game(state: AziState) -> Step:
         raise IllegalAction(f"no automatic step in the {state.phase.value} phase",
                             code="auto/not_due")
     button = seated_from(state, state.last_result.winner)
-    state = replace(_cleared_deal(state), phase=Phase.NEEDS_DEAL, redeal=False, button=button,
-                    participants=())
+    state = evolve(state, _cleared_deal(state.seats), phase=Phase.NEEDS_DEAL, redeal=False,
+                   button=button, participants=())
     return state, [{"type": "button", "seat": button}]
 
 
@@ -162,9 +181,9 @@ def apply_leave(state: AziState, seat: int) -> Step:
     if not state.is_between_games:
         raise IllegalAction(f"seat {seat} can leave only between games (AZ-15)",
                             code="action/not_between_games")
-    state = state.with_seat("left", seat, True)
+    state = evolve(state, left=put_at(state.left, seat, True))
     if state.phase is Phase.NEEDS_DEAL:
-        state = replace(state, button=seated_from(state, state.button))
+        state = evolve(state, button=seated_from(state, state.button))
     return end_if_short(state, [{"type": "leave", "seat": seat, "stack": state.stacks[seat]}])
 
 
@@ -183,6 +202,6 @@ def close(state: AziState, during_game: bool = False) -> Step:
               for seat, (begun, held) in enumerate(zip(state.game_stacks, state.stacks, strict=True))
               if begun > held]
     zeros = per_seat(state.seats, 0)
-    state = replace(_cleared_deal(state), stacks=state.game_stacks, contributions=zeros, carried=0,
-                    buy_ins=zeros, participants=())
+    state = evolve(state, _cleared_deal(state.seats), stacks=state.game_stacks,
+                   contributions=zeros, carried=0, buy_ins=zeros, participants=())
     return end_match(state, events, "closed")

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
+from app.games.azi.ranking import DECK_SET
+from app.games.azi.state import AziState, Phase, to_act
 from app.games.base import JSON
 from app.games.cards import Card
-
-from .ranking import DECK_SET
-from .state import AziState, Phase, to_act
 
 
 def view(state: AziState, seat: int | None) -> JSON:

@@ -97,6 +97,7 @@ class HasenpfefferEngine:
     min_seats: int = SEATS
     max_seats: int = SEATS
     option_specs: tuple[OptionSpec, ...] = OPTION_SPECS
+    chips = None
 
     def full_deck(self) -> tuple[Card, ...]:
         return DECK

@@ -120,6 +120,7 @@ class HazariEngine:
     min_seats = SEATS
     max_seats = SEATS
     option_specs: tuple[OptionSpec, ...] = OPTION_SPECS
+    chips = None
 
     def full_deck(self) -> tuple[Card, ...]:
         return standard_deck()

@@ -1,0 +1,12 @@
+"""What a room sends: a message as the text of one WebSocket frame."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+
+def encode_frame(message: dict[str, Any]) -> str:
+    """A message as the JSON text of one WebSocket frame."""
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
