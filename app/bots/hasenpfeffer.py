@@ -8,7 +8,7 @@ Both see only their seat's view and legal list (rules ``hasenpfeffer.md``).
   always plays its strongest legal card (trumps above everything, in trump order).
 * ``strong`` values every choice by its expected margin (its team's points minus the others',
   HP-9, HP-11) over deals sampled consistently with its view and played out by a fixed policy
-  (``hasenpfeffer_sim``):
+  (``hasenpfeffer_rollout``, on the engine's rules):
 
   - Bidding (HP-5, HP-6, HP-11): for each promising trump suit it deals the others' hands and the
     widow, takes the widow, lays away a card (:func:`discard_choice`) and plays out; the lowest
@@ -32,7 +32,7 @@ import random
 from collections.abc import Callable, Sequence
 
 from app.bots.base import legal_by_kind
-from app.bots.hasenpfeffer_sim import (
+from app.bots.hasenpfeffer_rollout import (
     DECK,
     JOKER,
     SEATS,
@@ -51,6 +51,7 @@ from app.bots.hasenpfeffer_sim import (
 )
 from app.bots.random_bot import resolve
 from app.games.base import JSON
+from app.games.hasenpfeffer.actions import bid_level
 
 BID_SAMPLES = 48
 TRUMP_SAMPLES = 60
@@ -73,17 +74,11 @@ Joker (HP-6)."""
 LITTLE_PEPPER_P = 0.7
 BIG_PEPPER_P = 0.9
 WEAK_BIDDER_KEPT = 0.3
-LEVELS = {"little_pepper": 6, "big_pepper": 7}
-
-
-def bid_level(value: int | str) -> int:
-    return LEVELS[value] if isinstance(value, str) else value
 
 
 def contract_of(value: int | str, bidders: int, defenders_score: bool) -> Contract:
-    """The tricks and the stake of a bid (HP-9, HP-11: Big Pepper doubles)."""
-    level = bid_level(value)
-    return Contract(bidders, min(level, 6), 2 if level == 7 else 1, defenders_score)
+    """The bid as the engine scores it (HP-9, HP-11: Big Pepper doubles)."""
+    return Contract(value, bidders, defenders_score)
 
 
 def trump_count(cards: Sequence[int], tr: Trumps) -> int:

@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 
 from app.bots.hasenpfeffer import HasenpfefferGreedyBot, HasenpfefferStrongBot, distinct_cards
-from app.bots.hasenpfeffer_sim import TRUMPS, cards_of, mask
+from app.bots.hasenpfeffer_rollout import TRUMPS, cards_of, mask
 from app.bots.registry import make_bot
 from app.games.base import JSON, Seating
 from app.games.cards import Card, parse_cards
 from app.games.driver import DealNeeded, Match, MatchOver, SeatsToAct, shuffled_decks
-from app.games.hasenpfeffer import ENGINE, Action, State
+from app.games.hasenpfeffer import ENGINE, HasenpfefferAction, HasenpfefferState
 
 
 def wire(data: Any) -> Any:
@@ -24,14 +24,14 @@ def wire(data: Any) -> Any:
     return json.loads(json.dumps(data))
 
 
-def ask(bot: Any, state: State, seat: int, seed: int = 0) -> JSON:
+def ask(bot: Any, state: HasenpfefferState, seat: int, seed: int = 0) -> JSON:
     view, legal = wire(ENGINE.view(state, seat)), wire(ENGINE.legal_actions(state, seat))
     action: JSON = bot.choose(view, legal, random.Random(seed))
     assert action in legal, f"{action} is not in {legal}"
     return action
 
 
-def act(state: State, seat: int, action: JSON) -> State:
+def act(state: HasenpfefferState, seat: int, action: JSON) -> HasenpfefferState:
     return ENGINE.apply(state, seat, ENGINE.parse_action(action)).state
 
 
@@ -39,7 +39,7 @@ def run(levels: list[str], deals: int, seed: int, options: JSON) -> int:
     rng = random.Random(seed)
     bots = [make_bot("hasenpfeffer", level) for level in levels]
 
-    def choose(state: State, seat: int) -> Action:
+    def choose(state: HasenpfefferState, seat: int) -> HasenpfefferAction:
         return ENGINE.parse_action(ask(bots[seat], state, seat, rng.randrange(1 << 30)))
 
     decks = shuffled_decks(ENGINE, rng)
@@ -84,7 +84,7 @@ def deck_for(dealer: int, hands: dict[int, str], widow: str | None = None) -> li
 
 
 def dealt(hands: dict[int, str], options: JSON | None = None, widow: str | None = None,
-          dealer: int = 0) -> State:
+          dealer: int = 0) -> HasenpfefferState:
     state = ENGINE.start(options or {}, Seating(4, dealer))
     return ENGINE.deal(state, deck_for(dealer, hands, widow)).state
 
@@ -170,7 +170,7 @@ def test_strong_does_not_bid_pepper_on_a_fair_hand() -> None:
 
 # --- the strong bot: trump, discard, play --------------------------------------------------
 
-def won_auction(hands: dict[int, str], widow: str, options: JSON | None = None) -> State:
+def won_auction(hands: dict[int, str], widow: str, options: JSON | None = None) -> HasenpfefferState:
     """Seat 1 bids 3 and the others pass: seat 1 holds the widow, to name trump."""
     state = dealt(hands, options, widow)
     state = act(state, 1, {"kind": "bid", "value": 3})

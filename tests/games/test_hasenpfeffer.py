@@ -23,7 +23,7 @@ from app.games.base import (
 )
 from app.games.cards import Card, hasenpfeffer_deck, parse_cards
 from app.games.driver import Match
-from app.games.hasenpfeffer import ENGINE, Action, Phase, State
+from app.games.hasenpfeffer import ENGINE, HasenpfefferAction, HasenpfefferState, Phase
 from app.games.hasenpfeffer.scoring import deal_points
 from app.games.hasenpfeffer.state import Options, Trick
 from app.games.hasenpfeffer.trumps import (
@@ -65,16 +65,16 @@ def deck_for(hands: Mapping[int, str], widow: str, dealer: int = 0) -> tuple[Car
 
 
 def started(hands: Mapping[int, str] = POWER, widow: str = "10S", dealer: int = 0,
-            **options: Any) -> State:
+            **options: Any) -> HasenpfefferState:
     state = ENGINE.start(ENGINE.make_options(options), Seating(players=4, first_dealer=dealer))
     return ENGINE.deal(state, deck_for(hands, widow, dealer)).state
 
 
-def act(state: State, seat: int, raw: JSON) -> Transition[State]:
+def act(state: HasenpfefferState, seat: int, raw: JSON) -> Transition[HasenpfefferState]:
     return ENGINE.apply(state, seat, ENGINE.parse_action(raw))
 
 
-def run(state: State, moves: list[tuple[int, JSON]]) -> tuple[State, list[JSON]]:
+def run(state: HasenpfefferState, moves: list[tuple[int, JSON]]) -> tuple[HasenpfefferState, list[JSON]]:
     events: list[JSON] = []
     for seat, raw in moves:
         transition = act(state, seat, raw)
@@ -90,7 +90,7 @@ def bid(value: int | str) -> JSON:
 PASS: JSON = {"kind": "pass"}
 
 
-def play_first_legal(state: State) -> tuple[State, list[JSON]]:
+def play_first_legal(state: HasenpfefferState) -> tuple[HasenpfefferState, list[JSON]]:
     """Play out the tricks of the deal, each seat playing its first legal card."""
     assert state.phase is Phase.PLAY
     match = Match(ENGINE, state)
@@ -98,7 +98,7 @@ def play_first_legal(state: State) -> tuple[State, list[JSON]]:
     return match.state, events
 
 
-def first_legal(state: State, seat: int) -> Action:
+def first_legal(state: HasenpfefferState, seat: int) -> HasenpfefferAction:
     return ENGINE.parse_action(ENGINE.legal_actions(state, seat)[0])
 
 
@@ -190,10 +190,10 @@ def test_trick_winner_highest_trump_else_highest_of_led_suit_hp8() -> None:
 
 # --- Legal plays (examples 9-16, HP-8) ---
 
-def trick_state(trump: str, lead: str, hand: str) -> State:
+def trick_state(trump: str, lead: str, hand: str) -> HasenpfefferState:
     """Seat 1 has led ``lead``; seat 2, holding ``hand``, is to play."""
     hands = ((), (), parse_cards(hand), ())
-    return State(options=Options(), phase=Phase.PLAY, dealer=0, deal_number=1, hands=hands,
+    return HasenpfefferState(options=Options(), phase=Phase.PLAY, dealer=0, deal_number=1, hands=hands,
                  bidder=1, contract=3, trump=trump, leader=1, trick=(Card.parse(lead),))
 
 
@@ -405,7 +405,7 @@ LAST_LOST = ("9H", "AS", "10H", "9D")   # trump S: the leader's left-hand oppone
 
 
 def last_trick(*, bidder: int, contract: int | str, before: tuple[int, int], win_last: bool,
-               scores: tuple[int, int] = (0, 0), **options: Any) -> tuple[State, list[JSON]]:
+               scores: tuple[int, int] = (0, 0), **options: Any) -> tuple[HasenpfefferState, list[JSON]]:
     """A deal at its sixth trick, led by the bidder; ``before`` = tricks per team so far."""
     plays = parse_cards(" ".join(LAST_WON if win_last else LAST_LOST))
     hands: list[tuple[Card, ...]] = [()] * 4
@@ -414,7 +414,7 @@ def last_trick(*, bidder: int, contract: int | str, before: tuple[int, int], win
     discard = Card.parse("KC")
     rest = [card for card in FULL if card not in plays and card != discard]
     completed = tuple(Trick(0, tuple(rest[4 * k:4 * k + 4]), 0) for k in range(5))
-    state = State(options=Options(**ENGINE.make_options(options)), phase=Phase.PLAY, dealer=3,
+    state = HasenpfefferState(options=Options(**ENGINE.make_options(options)), phase=Phase.PLAY, dealer=3,
                   deal_number=4, scores=scores, hands=tuple(hands), widow=discard,
                   bidder=bidder, contract=contract, trump="S", discard=discard, leader=bidder,
                   completed=completed, tricks=before)
@@ -468,7 +468,7 @@ def test_pepper_scoring_hp11(contract: int | str, win_last: bool, points: list[i
 
 
 def test_deal_points_function_matches_hp9() -> None:
-    state = State(options=Options(), phase=Phase.PLAY, dealer=0, bidder=3, contract=2,
+    state = HasenpfefferState(options=Options(), phase=Phase.PLAY, dealer=0, bidder=3, contract=2,
                   tricks=(5, 1))
     assert deal_points(Options(), state) == (5, -2)
 
@@ -636,7 +636,7 @@ def test_actions_print_and_parse_back(raw: JSON) -> None:
 
 # --- Rejections: well-formed but refused now ---
 
-def refused(state: State, seat: int, raw: JSON, kind: type[Rejection], code: str) -> str:
+def refused(state: HasenpfefferState, seat: int, raw: JSON, kind: type[Rejection], code: str) -> str:
     with pytest.raises(kind) as caught:
         act(state, seat, raw)
     assert type(caught.value) is kind and caught.value.code == code

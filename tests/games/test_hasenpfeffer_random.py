@@ -23,19 +23,19 @@ from app.games.driver import (
     SeatsToAct,
     first_seat,
 )
-from app.games.hasenpfeffer import ENGINE, Action, Phase, State
+from app.games.hasenpfeffer import ENGINE, HasenpfefferAction, HasenpfefferState, Phase
 from app.games.replay import replay
 
 FULL = hasenpfeffer_deck()
 FULL_TEXTS = {str(card) for card in FULL}
-Policy = Callable[[State, int, random.Random], Action]
+Policy = Callable[[HasenpfefferState, int, random.Random], HasenpfefferAction]
 
 
-def uniform(state: State, seat: int, rng: random.Random) -> Action:
+def uniform(state: HasenpfefferState, seat: int, rng: random.Random) -> HasenpfefferAction:
     return ENGINE.random_action(state, seat, rng)
 
 
-def cautious(state: State, seat: int, rng: random.Random) -> Action:
+def cautious(state: HasenpfefferState, seat: int, rng: random.Random) -> HasenpfefferAction:
     """Random, but passing often and bidding low, so that matches reach the target: uniform
     bidders overbid, are set, and both totals sink below zero for ever."""
     legal = ENGINE.legal_actions(state, seat)
@@ -49,22 +49,23 @@ def cautious(state: State, seat: int, rng: random.Random) -> Action:
     return ENGINE.parse_action(rng.choice(legal))
 
 
-def passive(state: State, seat: int, rng: random.Random) -> Action:
+def passive(state: HasenpfefferState, seat: int, rng: random.Random) -> HasenpfefferAction:
     """Like :func:`cautious`, passing three times in four: all four often pass (HP-6)."""
     if state.phase is Phase.BIDDING and rng.random() < 0.75:
         return ENGINE.parse_action({"kind": "pass"})
     return cautious(state, seat, rng)
 
 
-class Match(RecordedMatch[State, Action]):
+class Match(RecordedMatch[HasenpfefferState, HasenpfefferAction]):
     """A match through the driver with its log and every event it caused."""
 
-    def __init__(self, engine: Engine[State, Action], state: State, options: Mapping[str, Any],
-                 seating: Seating) -> None:
+    def __init__(self, engine: Engine[HasenpfefferState, HasenpfefferAction],
+                 state: HasenpfefferState, options: Mapping[str, Any], seating: Seating) -> None:
         super().__init__(engine, state, options, seating)
         self.events: list[JSON] = []
 
-    def perform(self, due: NextStep, decks: Decks, choose: Callable[[State, int], Action],
+    def perform(self, due: NextStep, decks: Decks,
+                choose: Callable[[HasenpfefferState, int], HasenpfefferAction],
                 pick: PickSeat = first_seat) -> tuple[JSON, ...]:
         events = super().perform(due, decks, choose, pick)
         self.events.extend(events)
@@ -83,7 +84,7 @@ def card_strings(value: Any) -> Iterator[str]:
             yield from card_strings(item)
 
 
-def check_cards(state: State) -> None:
+def check_cards(state: HasenpfefferState) -> None:
     """Hands, widow (until taken), discard, the tricks played and the trick in progress hold the
     25 cards exactly once each."""
     if state.phase not in (Phase.BIDDING, Phase.TRUMP, Phase.DISCARD, Phase.PLAY):
@@ -102,7 +103,7 @@ def check_cards(state: State) -> None:
         assert sizes == [6, 6, 6, 7]
 
 
-def check_views(state: State) -> None:
+def check_views(state: HasenpfefferState) -> None:
     spectator = ENGINE.view(state, None)
     seen = set(card_strings(spectator))
     hidden = {str(card) for card in ENGINE.hidden_cards(state, None)}
@@ -119,7 +120,7 @@ def check_views(state: State) -> None:
             assert str(state.discard) not in set(card_strings(view)) - set(view["hand"])
 
 
-def check_refusals(state: State, seat: int) -> None:
+def check_refusals(state: HasenpfefferState, seat: int) -> None:
     """Every seat but ``seat`` is refused as out of turn; ``seat`` is refused every card or bid
     outside its legal actions."""
     legal = ENGINE.legal_actions(state, seat)
@@ -146,7 +147,7 @@ def step(match: Match, due: NextStep, rng: random.Random, policy: Policy) -> Non
         if rng.random() < 0.2:
             check_refusals(match.state, seat)
 
-    def choose(state: State, seat: int) -> Action:
+    def choose(state: HasenpfefferState, seat: int) -> HasenpfefferAction:
         action = policy(state, seat, rng)
         assert ENGINE.action_to_json(action) in ENGINE.legal_actions(state, seat)
         return action

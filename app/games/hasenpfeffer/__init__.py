@@ -33,11 +33,11 @@ carries it for the server to keep until the match is over.
 from __future__ import annotations
 
 from app.games.base import Engine
+from app.games.hasenpfeffer.actions import HasenpfefferAction, parse_action
+from app.games.hasenpfeffer.engine import ENGINE, HasenpfefferEngine
+from app.games.hasenpfeffer.state import HasenpfefferState, Phase
 
-from .actions import Action
-from .engine import HasenpfefferEngine
-from .state import Phase, State
+_CHECKED: Engine[HasenpfefferState, HasenpfefferAction] = ENGINE  # mypy verifies the structural fit
 
-ENGINE: Engine[State, Action] = HasenpfefferEngine()
-
-__all__ = ["ENGINE", "Action", "HasenpfefferEngine", "Phase", "State"]
+__all__ = ["ENGINE", "HasenpfefferAction", "HasenpfefferEngine", "HasenpfefferState", "Phase",
+           "parse_action"]

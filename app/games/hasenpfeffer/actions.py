@@ -59,7 +59,7 @@ class Play:
     card: Card
 
 
-Action = Bid | Pass | NameTrump | Discard | Play
+HasenpfefferAction = Bid | Pass | NameTrump | Discard | Play
 
 _FIELDS: dict[str, frozenset[str]] = {
     "bid": frozenset({"kind", "value"}),
@@ -90,7 +90,7 @@ def bid_stake(value: BidValue) -> int:
     return 2 if value == BIG_PEPPER else 1
 
 
-def parse_action(raw: Any) -> Action:
+def parse_action(raw: Any) -> HasenpfefferAction:
     """The action written as ``raw``; raises :class:`InvalidAction` naming what is wrong."""
     if not isinstance(raw, dict):
         raise InvalidAction(f"an action is a JSON object with a 'kind', got {raw!r}",
@@ -110,7 +110,7 @@ def parse_action(raw: Any) -> Action:
     return Discard(card) if kind == "discard" else Play(card)
 
 
-def action_to_json(action: Action) -> JSON:
+def action_to_json(action: HasenpfefferAction) -> JSON:
     if isinstance(action, Bid):
         return {"kind": "bid", "value": action.value}
     if isinstance(action, Pass):

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from app.games.base import JSON, Transition
+from app.games.hasenpfeffer.actions import BidValue, bid_stake, bid_tricks
+from app.games.hasenpfeffer.state import (
+    FINISHED,
+    NEEDS_DEAL,
+    SEATS,
+    TRICKS_PER_DEAL,
+    HasenpfefferState,
+    Options,
+    evolve,
+    team_of,
+)
 
-from .actions import bid_stake, bid_tricks
-from .state import SEATS, TRICKS_PER_DEAL, Options, Phase, State, team_of
 
-
-def deal_points(options: Options, state: State) -> tuple[int, int]:
+def deal_points(options: Options, state: HasenpfefferState) -> tuple[int, int]:
     """Points per team for a played-out deal.
 
     Bidders who make their contract score one point per trick won, overtricks included; if set
@@ -20,10 +26,15 @@ def deal_points(options: Options, state: State) -> tuple[int, int]:
     """
     assert state.bidder is not None and state.contract is not None
     team = team_of(state.bidder)
-    won = state.tricks[team]
-    need, stake = bid_tricks(state.contract), bid_stake(state.contract)
+    return contract_points(state.contract, team, state.tricks[team], options.defenders_score)
+
+
+def contract_points(contract: BidValue, team: int, won: int,
+                    defenders_score: bool) -> tuple[int, int]:
+    """Points per team when ``team`` played ``contract`` and took ``won`` tricks (HP-9, HP-11)."""
+    need, stake = bid_tricks(contract), bid_stake(contract)
     bidders = won * stake if won >= need else -need * stake
-    defenders = TRICKS_PER_DEAL - won if options.defenders_score else 0
+    defenders = TRICKS_PER_DEAL - won if defenders_score else 0
     return (bidders, defenders) if team == 0 else (defenders, bidders)
 
 
@@ -43,7 +54,7 @@ def match_winner(options: Options, scores: tuple[int, int], bidding_team: int) -
     return bidding_team
 
 
-def score_deal(state: State) -> Transition[State]:
+def score_deal(state: HasenpfefferState) -> Transition[HasenpfefferState]:
     """Score the six tricks just completed and either finish the match or await the next deal."""
     assert state.bidder is not None and state.contract is not None
     points = deal_points(state.options, state)
@@ -59,15 +70,16 @@ def score_deal(state: State) -> Transition[State]:
     events: list[JSON] = [{"type": "deal_end", "number": state.deal_number,
                            "points": list(points), "detail": detail}]
     if winner is None:
-        after = replace(state, phase=Phase.NEEDS_DEAL, scores=scores,
+        after = evolve(state, phase=NEEDS_DEAL, scores=scores,
                         dealer=(state.dealer + 1) % SEATS)
     else:
-        after = replace(state, phase=Phase.FINISHED, scores=scores, winner=winner)
+        after = evolve(state, phase=FINISHED, scores=scores, winner=winner)
         events.append({"type": "match_end", "winners": [winner], "totals": list(scores)})
     return Transition(after, tuple(events))
 
 
-def throw_in(state: State, events: tuple[JSON, ...]) -> Transition[State]:
+def throw_in(state: HasenpfefferState,
+             events: tuple[JSON, ...]) -> Transition[HasenpfefferState]:
     """All four passed and the Joker is the widow: no score, the deal passes left (HP-6)."""
     end: JSON = {
         "type": "deal_end", "number": state.deal_number, "points": [0, 0],
@@ -75,6 +87,6 @@ def throw_in(state: State, events: tuple[JSON, ...]) -> Transition[State]:
                    "tricks": [0, 0], "forced": False, "thrown_in": True, "discard": None,
                    "made": None},
     }
-    after = replace(state, phase=Phase.NEEDS_DEAL, speaker=None,
+    after = evolve(state, phase=NEEDS_DEAL, speaker=None,
                     hands=((),) * SEATS, dealer=(state.dealer + 1) % SEATS)
     return Transition(after, events + (end,))

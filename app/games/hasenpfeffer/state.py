@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 from typing import Any
 
 from app.games.base import JSON, OptionSpec, read_options
 from app.games.cards import Card
-
-from .actions import BidValue, bid_level
+from app.games.hasenpfeffer.actions import BidValue, bid_level
 
 SEATS = 4
 TEAMS = ((0, 2), (1, 3))
@@ -45,6 +45,16 @@ class Phase(Enum):
     FINISHED = "finished"
 
 
+# Reading ``Phase.X`` goes through the enum's descriptor (hundreds of ns); the engine's hot paths
+# read these module constants instead.
+NEEDS_DEAL = Phase.NEEDS_DEAL
+BIDDING = Phase.BIDDING
+TRUMP = Phase.TRUMP
+DISCARD = Phase.DISCARD
+PLAY = Phase.PLAY
+FINISHED = Phase.FINISHED
+
+
 @dataclass(frozen=True)
 class Options:
     bidding: str = "standard"
@@ -55,7 +65,12 @@ class Options:
 
     @classmethod
     def from_mapping(cls, raw: Mapping[str, Any]) -> Options:
-        return cls(**make_options(raw))
+        """The checked options; a table's options are read once, not at every deal."""
+        try:
+            key = tuple((name, type(value), value) for name, value in sorted(raw.items()))
+            return _options_of(key)
+        except TypeError:  # an unhashable value: let the check name it
+            return cls(**make_options(raw))
 
     @property
     def is_pepper(self) -> bool:
@@ -92,8 +107,13 @@ class Trick:
                           for i, card in enumerate(self.cards)]}
 
 
+@lru_cache(maxsize=256)
+def _options_of(key: tuple[tuple[str, type, Any], ...]) -> Options:
+    return Options(**make_options({name: value for name, _, value in key}))
+
+
 @dataclass(frozen=True)
-class State:
+class HasenpfefferState:
     """A whole match. ``trick`` holds the current trick's cards in play order from ``leader``;
     ``completed`` the tricks of this deal (of the last deal, between deals). ``widow`` stays
     recorded after the bidder takes it (it is then also in his hand); ``discard`` is never shown
@@ -131,13 +151,15 @@ class State:
 
     @property
     def passed(self) -> frozenset[int]:
-        return frozenset(call.seat for call in self.auction if call.bid is None)
+        return frozenset([call.seat for call in self.auction if call.bid is None])
 
     @property
     def high_call(self) -> Call | None:
         """The highest bid so far: bids only rise, so it is the last one (HP-5)."""
-        bids = [call for call in self.auction if call.bid is not None]
-        return bids[-1] if bids else None
+        for call in reversed(self.auction):
+            if call.bid is not None:
+                return call
+        return None
 
     @property
     def high_level(self) -> int:
@@ -149,18 +171,36 @@ class State:
         return None if self.bidder is None else team_of(self.bidder)
 
 
+def evolve(state: HasenpfefferState, **changes: Any) -> HasenpfefferState:
+    """``dataclasses.replace`` without running ``__init__`` again: the engine's transitions build
+    only well-formed states, and ``replace`` cost more than all the rules of a move."""
+    after = _new_state(HasenpfefferState)
+    fields = state.__dict__.copy()
+    fields.update(changes)
+    _set_field(after, "__dict__", fields)
+    return after
+
+
+_new_state = object.__new__
+_set_field = object.__setattr__
+
+
 def team_of(seat: int) -> int:
     """Team A (0) is seats 0 and 2, team B (1) seats 1 and 3 (HP-1)."""
     return seat % 2
 
 
-def seats_to_act(state: State) -> tuple[int, ...]:
+def seats_to_act(state: HasenpfefferState) -> tuple[int, ...]:
     """The speaker in the auction, the bidder while he names trump and discards, the next player
     in play; nobody between deals or after the match."""
-    if state.phase is Phase.BIDDING and state.speaker is not None:
-        return (state.speaker,)
-    if state.phase in (Phase.TRUMP, Phase.DISCARD) and state.bidder is not None:
-        return (state.bidder,)
-    if state.phase is Phase.PLAY:
-        return (state.turn,)
+    phase = state.phase
+    if phase is PLAY:
+        return _ALONE[(state.leader + len(state.trick)) % SEATS]
+    if phase is BIDDING:
+        return () if state.speaker is None else _ALONE[state.speaker]
+    if (phase is TRUMP or phase is DISCARD) and state.bidder is not None:
+        return _ALONE[state.bidder]
     return ()
+
+
+_ALONE = tuple((seat,) for seat in range(SEATS))

@@ -5,14 +5,22 @@ from __future__ import annotations
 
 from app.games.base import JSON
 from app.games.cards import Card, card_texts, hasenpfeffer_deck
-
-from .state import SEATS, TEAMS, Phase, State, seats_to_act, team_of
+from app.games.hasenpfeffer.state import (
+    DISCARD,
+    PLAY,
+    SEATS,
+    TEAMS,
+    TRUMP,
+    HasenpfefferState,
+    seats_to_act,
+    team_of,
+)
 
 FULL_DECK = frozenset(hasenpfeffer_deck())
-_WIDOW_PHASES = (Phase.TRUMP, Phase.DISCARD)
+_WIDOW_PHASES = (TRUMP, DISCARD)
 
 
-def view(state: State, seat: int | None) -> JSON:
+def view(state: HasenpfefferState, seat: int | None) -> JSON:
     """The table as ``seat`` sees it (``None``: a spectator, who sees no hidden card)."""
     hand = state.hands[seat] if seat is not None else ()
     result: JSON = {
@@ -38,7 +46,7 @@ def view(state: State, seat: int | None) -> JSON:
     return result
 
 
-def _auction_view(state: State) -> JSON:
+def _auction_view(state: HasenpfefferState) -> JSON:
     high = state.high_call
     return {
         "auction": [call.to_json() for call in state.auction],
@@ -50,12 +58,12 @@ def _auction_view(state: State) -> JSON:
         "contract": state.contract,
         "forced": state.forced,
         "joker_forced": state.bidder if state.forced else None,
-        "widow_taken": state.phase in (Phase.TRUMP, Phase.DISCARD, Phase.PLAY),
+        "widow_taken": state.phase in (TRUMP, DISCARD, PLAY),
     }
 
 
-def _play_view(state: State) -> JSON:
-    playing = state.phase is Phase.PLAY
+def _play_view(state: HasenpfefferState) -> JSON:
+    playing = state.phase is PLAY
     last = state.completed[-1] if state.completed else None
     return {
         "trump": state.trump,
@@ -74,7 +82,7 @@ def _plays(leader: int, cards: tuple[Card, ...]) -> list[JSON]:
     return [{"seat": (leader + i) % SEATS, "card": str(card)} for i, card in enumerate(cards)]
 
 
-def hidden_cards(state: State, seat: int | None) -> frozenset[Card]:
+def hidden_cards(state: HasenpfefferState, seat: int | None) -> frozenset[Card]:
     """Every card that ``seat`` does not know: all but its own hand and the cards played this
     deal. A forced bid (HP-6) is announced by seat (``joker_forced``), never as a card, so the
     Joker stays among the hidden cards of the others."""

@@ -1,10 +1,10 @@
 """Monte Carlo of a Hasenpfeffer deal as one seat sees it: the unseen cards dealt at random to the
-other players consistently with the view, then the deal played out by a fixed policy.
+other players consistently with the view, then the deal played out on the engine's rules
+(:mod:`app.games.hasenpfeffer.rollout`) by a fixed policy.
 
-Cards are small integers here (``INDEX``: the order of ``hasenpfeffer_deck()``, suit ``i // 6``
-for S H D C, rank ``9 + i % 6``, the Joker is 24). For each trump suit :class:`Trumps` holds the
-effective suit of every card, its strength in a trick led in each suit and the order of every
-effective suit (HP-3, HP-8).
+Cards are the engine's card indices (``INDEX``: the order of ``hasenpfeffer_deck()``, suit
+``i // 6`` for S H D C, rank ``9 + i % 6``, the Joker is 24); ``TRUMPS[suit]`` is the engine's
+:class:`~app.games.hasenpfeffer.trumps.TrumpOrder` of each trump suit (HP-3).
 
 The rollout policy, for every player (``policy``): a member of the bidding side holding two trumps
 or the best trump left leads its best trump; otherwise a side card that nobody else can beat is
@@ -19,69 +19,44 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 from app.games.base import JSON
-from app.games.cards import Card, hasenpfeffer_deck
+from app.games.cards import Card
+from app.games.hasenpfeffer.actions import BidValue
+from app.games.hasenpfeffer.rollout import play_out as engine_play_out
+from app.games.hasenpfeffer.scoring import contract_points
+from app.games.hasenpfeffer.state import SEATS, TRICKS_PER_DEAL
+from app.games.hasenpfeffer.trumps import (
+    DECK,
+    INDEX,
+    JOKER_INDEX,
+    ORDERS_BY_INDEX,
+    SUIT_INDEX,
+    TrumpOrder,
+)
 
-DECK = hasenpfeffer_deck()
-INDEX = {card: index for index, card in enumerate(DECK)}
-JOKER = INDEX[Card.parse("JK")]
+JOKER = JOKER_INDEX
 SUITS = ("S", "H", "D", "C")
-SUIT_INDEX = {suit: index for index, suit in enumerate(SUITS)}
-SAME_COLOUR = (3, 2, 1, 0)
 SUIT_OF = tuple(index // 6 if index != JOKER else -1 for index in range(len(DECK)))
-RANK_OF = tuple(9 + index % 6 if index != JOKER else 15 for index in range(len(DECK)))
-JACK = 11
-SEATS = 4
-TRICKS = 6
+TRUMPS = ORDERS_BY_INDEX
 SAMPLE_TRIES = 40
+Trumps = TrumpOrder
+
+__all__ = ["DECK", "INDEX", "JOKER", "SEATS", "SUITS", "SUIT_INDEX", "TRUMPS", "Accept",
+           "Contract", "Knowledge", "Trumps", "cards_of", "mask", "play_out", "read_play",
+           "sample_hands"]
 
 
-def card_index(rank: int, suit: int) -> int:
-    return suit * 6 + rank - 9
-
-
-class Trumps:
-    """Everything a rollout needs to know about one trump suit ``trump`` (0..3)."""
-
-    def __init__(self, trump: int) -> None:
-        self.trump = trump
-        left = card_index(JACK, SAME_COLOUR[trump])
-        right = card_index(JACK, trump)
-        plain = [card_index(rank, trump) for rank in (14, 13, 12, 10, 9)]
-        trumps = (JOKER, right, left, *plain)
-        self.eff = tuple(trump if card in trumps else SUIT_OF[card] for card in range(len(DECK)))
-        orders: list[tuple[int, ...]] = []
-        for suit in range(4):
-            if suit == trump:
-                orders.append(trumps)
-            else:
-                orders.append(tuple(card_index(rank, suit) for rank in (14, 13, 12, 11, 10, 9)
-                                    if card_index(rank, suit) != left))
-        self.order = tuple(orders)
-        trump_rank = {card: 200 - place for place, card in enumerate(trumps)}
-        self.strength = tuple(
-            tuple(trump_rank[card] if card in trump_rank else
-                  (RANK_OF[card] if self.eff[card] == led else -1) for card in range(len(DECK)))
-            for led in range(4))
-        self.own = tuple(self.strength[self.eff[card]][card] for card in range(len(DECK)))
-        """A card's strength in its own effective suit: the order of "highest" (trumps on top)."""
-
-    def is_trump(self, card: int) -> bool:
-        return self.eff[card] == self.trump
-
-    def is_boss(self, card: int, known: int) -> bool:
-        """No card outside ``known`` (a bitmask of played and own cards) beats ``card`` in its
-        effective suit."""
-        for other in self.order[self.eff[card]]:
-            if other == card:
-                return True
-            if not known >> other & 1:
-                return False
-        return True
-
-
-TRUMPS = tuple(Trumps(trump) for trump in range(4))
+def is_boss(tr: TrumpOrder, card: int, known: int) -> bool:
+    """No card outside ``known`` (a bitmask of played and own cards) beats ``card`` in its
+    effective suit."""
+    for other in tr.order[tr.eff[card]]:
+        if other == card:
+            return True
+        if not known >> other & 1:
+            return False
+    return True
 
 
 def mask(cards: Sequence[int]) -> int:
@@ -91,89 +66,69 @@ def mask(cards: Sequence[int]) -> int:
     return result
 
 
-def legal_cards(hand: Sequence[int], trick: Sequence[int], tr: Trumps) -> list[int]:
-    """HP-8: follow the led card's effective suit if possible, else anything."""
-    if not trick:
-        return list(hand)
-    led = tr.eff[trick[0]]
-    same = [card for card in hand if tr.eff[card] == led]
-    return same or list(hand)
+def play_out(hands: list[list[int]], trick: list[int], leader: int, tricks: list[int],
+             played: int, tr: TrumpOrder, bidders: int) -> list[int]:
+    """Finish the deal on the engine's rules, every seat playing :func:`policy`; returns the
+    tricks per team. Mutates its arguments."""
+    return engine_play_out(hands, trick, leader, tricks, played, tr, partial(policy, tr, bidders))
 
 
-def policy(hand: list[int], trick: list[int], seat: int, leader: int, played: int, tr: Trumps,
-           bidders: int) -> int:
-    """The rollout policy's card (module docstring)."""
-    known = played | mask(hand)
+def policy(tr: TrumpOrder, bidders: int, legal: list[int], hand: list[int], trick: list[int],
+           seat: int, leader: int, played: int) -> int:
+    """The rollout policy's card among the ``legal`` ones (module docstring)."""
     if not trick:
-        return _lead(hand, seat, known, tr, bidders)
-    led = tr.eff[trick[0]]
-    row = tr.strength[led]
-    legal = [card for card in hand if tr.eff[card] == led] or hand
-    best = max(range(len(trick)), key=lambda i: row[trick[i]])
+        return _lead(hand, seat, played | mask(hand), tr, bidders)
+    row = tr.strength[tr.eff[trick[0]]]
+    best, high = 0, row[trick[0]]
+    for index in range(1, len(trick)):
+        if row[trick[index]] > high:
+            best, high = index, row[trick[index]]
     last = len(trick) == SEATS - 1
-    if (leader + best) % 2 == seat % 2 and (last or tr.is_boss(trick[best], known)):
-        return min(legal, key=tr.own.__getitem__)
-    winners = [card for card in legal if row[card] > row[trick[best]]]
+    own = tr.own
+    if (leader + best) % 2 == seat % 2 and (
+            last or is_boss(tr, trick[best], played | mask(hand))):
+        return min(legal, key=own.__getitem__)
+    winners = [card for card in legal if row[card] > high]
     if not winners:
-        return min(legal, key=tr.own.__getitem__)
+        return min(legal, key=own.__getitem__)
     if not last:
-        safe = [card for card in winners if tr.is_boss(card, known)]
+        known = played | mask(hand)
+        safe = [card for card in winners if is_boss(tr, card, known)]
         if safe:
             return min(safe, key=row.__getitem__)
     return min(winners, key=row.__getitem__)
 
 
-def _lead(hand: list[int], seat: int, known: int, tr: Trumps, bidders: int) -> int:
+def _lead(hand: list[int], seat: int, known: int, tr: TrumpOrder, bidders: int) -> int:
     trumps = [card for card in hand if tr.eff[card] == tr.trump]
     if trumps and seat % 2 == bidders:
         top = max(trumps, key=tr.own.__getitem__)
-        if len(trumps) >= 2 or tr.is_boss(top, known):
+        if len(trumps) >= 2 or is_boss(tr, top, known):
             return top
     sides = [card for card in hand if tr.eff[card] != tr.trump]
-    bosses = [card for card in sides if tr.is_boss(card, known)]
+    bosses = [card for card in sides if is_boss(tr, card, known)]
     if bosses:
         return max(bosses, key=tr.own.__getitem__)
     return min(sides or hand, key=tr.own.__getitem__)
 
 
-def play_out(hands: list[list[int]], trick: list[int], leader: int, tricks: list[int],
-             played: int, tr: Trumps, bidders: int) -> list[int]:
-    """Finish the deal (``hands`` by seat, the current ``trick`` as cards from ``leader``,
-    ``tricks`` won per team); returns ``tricks``. Mutates its arguments."""
-    while sum(tricks) < TRICKS:
-        while len(trick) < SEATS:
-            seat = (leader + len(trick)) % SEATS
-            hand = hands[seat]
-            card = policy(hand, trick, seat, leader, played, tr, bidders)
-            hand.remove(card)
-            trick.append(card)
-        row = tr.strength[tr.eff[trick[0]]]
-        leader = (leader + max(range(SEATS), key=lambda i: row[trick[i]])) % SEATS
-        tricks[leader % 2] += 1
-        played |= mask(trick)
-        trick.clear()
-    return tricks
-
-
-@dataclass(frozen=True)
 class Contract:
-    """What the deal is played for: the bidding team, the tricks it needs and its stake (1, or 2
-    for Big Pepper), and whether the defenders score (HP-9, HP-11)."""
+    """What the deal is played for: a bid by team ``bidders`` (``defenders_score`` the table
+    option), scored by the engine (HP-9, HP-11)."""
 
-    bidders: int
-    need: int
-    stake: int = 1
-    defenders_score: bool = True
+    def __init__(self, value: BidValue, bidders: int, defenders_score: bool = True) -> None:
+        self.value = value
+        self.bidders = bidders
+        self.defenders_score = defenders_score
+        self._points = tuple(contract_points(value, bidders, won, defenders_score)
+                             for won in range(TRICKS_PER_DEAL + 1))
 
     def points(self, tricks: Sequence[int]) -> tuple[int, int]:
-        won = tricks[self.bidders]
-        made = won * self.stake if won >= self.need else -self.need * self.stake
-        defended = TRICKS - won if self.defenders_score else 0
-        return (made, defended) if self.bidders == 0 else (defended, made)
+        return self._points[tricks[self.bidders]]
 
     def margin(self, tricks: Sequence[int], team: int) -> int:
         """``team``'s points minus the other team's."""
-        points = self.points(tricks)
+        points = self._points[tricks[self.bidders]]
         return points[team] - points[1 - team]
 
 
@@ -194,8 +149,6 @@ class Knowledge:
 
 
 Accept = Callable[[int, list[int]], bool]
-
-
 def sample_hands(knowledge: Knowledge, rng: random.Random, accept: Accept | None = None
                  ) -> tuple[list[list[int]], list[int]]:
     """Every seat's hand (the seat's own as it is) and the cards left over; voids and fixed
