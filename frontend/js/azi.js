@@ -91,8 +91,10 @@ function amountControl(ctx, kind, entry, label, send) {
   const kept = amountValue(ctx, kind, entry);
   const id = `azi-${kind}-amount`;
   const input = h("input", {
-    id, type: "number", inputmode: "numeric", min: entry.min, max: entry.max, step: 1, value: kept.text,
-    dataset: { focus: id }, "aria-describedby": `${id}-range`,
+    // Text with a numeric keyboard rather than a number field: a text field's caret and selection
+    // can be kept when the table is drawn again while the player types.
+    id, type: "text", inputmode: "numeric", pattern: "[0-9]*", autocomplete: "off", value: kept.text,
+    dataset: { focus: id, min: entry.min, max: entry.max }, "aria-describedby": `${id}-range`,
     oninput: (event) => { kept.text = event.target.value; },
   });
   const submit = () => {

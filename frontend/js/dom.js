@@ -125,15 +125,27 @@ export function keepFocus(render, fallbacks = []) {
   const key = active && active.dataset ? active.dataset.focus : null;
   const main = document.getElementById("main");
   const hadFocus = Boolean(active && active !== document.body && main && main.contains(active));
+  const typing = textSelection(active);
   render();
   if (key) {
     const again = document.querySelector(`[data-focus="${CSS.escape(key)}"]`);
-    if (again && again !== document.activeElement) again.focus({ preventScroll: true });
+    if (again && again !== document.activeElement) {
+      again.focus({ preventScroll: true });
+      // A player typing in a box keeps his caret or his selection, or what he types next would
+      // land elsewhere in the text.
+      if (typing && again.value === typing.value) again.setSelectionRange(typing.start, typing.end, typing.direction);
+    }
     if (again) return;
   }
   if (!hadFocus || (active.isConnected && main.contains(active))) return;
   const target = fallbacks.map((selector) => main.querySelector(selector)).find(Boolean);
   if (target) target.focus({ preventScroll: true });
+}
+
+function textSelection(element) {
+  if (!element || typeof element.selectionStart !== "number") return null;
+  return { value: element.value, start: element.selectionStart, end: element.selectionEnd,
+    direction: element.selectionDirection || "none" };
 }
 
 export function seatWord(n) {

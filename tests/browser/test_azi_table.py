@@ -75,7 +75,7 @@ class Person:
                 return True
             if kind == "bet":
                 box = page.locator("#azi-bet-amount")
-                box.fill(box.get_attribute("min") or "")
+                box.fill(box.get_attribute("data-min") or "")
                 page.locator("#azi-bet").click()
             else:
                 page.locator("#azi-call").click()
@@ -105,7 +105,7 @@ class Person:
     def refuse_amount(self, kind: str) -> None:
         """An amount under the allowed range is sent as typed; the server refuses it."""
         box = self.page.locator(f"#azi-{kind}-amount")
-        low = int(box.get_attribute("min") or "0")
+        low = int(box.get_attribute("data-min") or "0")
         box.fill(str(low - 1))
         self.page.locator(f"#azi-{kind}").click()
         expect_error(self.page, "action/bet_below_minimum" if kind == "bet" else "action/raise_too_small")

@@ -248,3 +248,27 @@ def test_azi_module_renders_the_six_on_the_scene_and_the_buy_in(page: Page, serv
     price = offer["view"]["buy_in"]["price"]
     assert f"Buy in for {price}" in result[1]["buttons"] and "Decline" in result[1]["buttons"]
     assert "Azi!" in result[1]["panel"]
+
+
+def test_a_redraw_keeps_the_caret_and_selection_of_the_box_being_typed_in(page: Page,
+                                                                           server: LiveServer) -> None:
+    """The table is drawn again whenever a frame arrives; a player typing an amount keeps his
+    selection (what he types next replaces it) and his caret."""
+    kept = run_module(page, server, "dom", """(dom) => {
+      const main = document.getElementById("main");
+      const draw = (value) => {
+        main.replaceChildren(dom.h("input", { type: "text", value, dataset: { focus: "amount" } }));
+      };
+      draw("10");
+      const box = main.querySelector("input");
+      box.focus();
+      box.select();
+      dom.keepFocus(() => draw("10"));
+      const whole = [document.activeElement === box, document.activeElement.dataset.focus,
+                     document.activeElement.selectionStart, document.activeElement.selectionEnd];
+      document.activeElement.setSelectionRange(1, 1);
+      dom.keepFocus(() => draw("10"));
+      const caret = [document.activeElement.selectionStart, document.activeElement.selectionEnd];
+      return { whole, caret };
+    }""")
+    assert kept == {"whole": [False, "amount", 0, 2], "caret": [1, 1]}
