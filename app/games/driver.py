@@ -46,19 +46,27 @@ class MatchOver:
 NextStep = DealNeeded | AutoStepDue | SeatsToAct | MatchOver
 
 
+DEAL_NEEDED = DealNeeded()
+AUTO_STEP_DUE = AutoStepDue()
+_SEATS_TO_ACT: dict[tuple[int, ...], SeatsToAct] = {}
+
+
 def next_step(engine: Engine[Any, Any], state: Any) -> NextStep:
     """What happens next in ``state``, as one answer."""
     outcome = engine.outcome(state)
     if outcome is not None:
         return MatchOver(outcome)
     if engine.needs_deck(state):
-        return DealNeeded()
+        return DEAL_NEEDED
     if engine.has_auto_step(state):
-        return AutoStepDue()
+        return AUTO_STEP_DUE
     seats = engine.to_act(state)
     if not seats:
         raise RuntimeError(f"{engine.name}: no step is due in {engine.view(state, None)}")
-    return SeatsToAct(seats)
+    # The answers are values: the few distinct ones are made once (this runs at every step of every
+    # simulated deal).
+    answer = _SEATS_TO_ACT.get(seats)
+    return answer if answer is not None else _SEATS_TO_ACT.setdefault(seats, SeatsToAct(seats))
 
 
 Decks = Callable[[], Sequence[Card]]
@@ -105,13 +113,13 @@ class Match(Generic[S, A]):
                 pick: PickSeat = first_seat) -> tuple[JSON, ...]:
         """Perform ``due``, the answer of :meth:`next` for the present state: a deal from ``decks``,
         the forced step, or the action ``choose(state, seat)`` of the seat ``pick`` names."""
+        if isinstance(due, SeatsToAct):
+            seat = pick(due.seats)
+            return self.act(seat, choose(self.state, seat))
         if isinstance(due, DealNeeded):
             return self.deal(decks())
         if isinstance(due, AutoStepDue):
             return self.auto_step()
-        if isinstance(due, SeatsToAct):
-            seat = pick(due.seats)
-            return self.act(seat, choose(self.state, seat))
         raise RuntimeError(f"{self.engine.name}: the match is over")
 
     def step(self, decks: Decks, choose: Callable[[S, int], A],
@@ -134,7 +142,7 @@ class Match(Generic[S, A]):
         while not isinstance(due := self.next(), MatchOver):
             stepped = self.perform(due, decks, choose, pick)
             events.extend(stepped)
-            if any(event["type"] == "deal_end" for event in stepped):
+            if stepped and any(event["type"] == "deal_end" for event in stepped):
                 break
         return events
 
