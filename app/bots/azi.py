@@ -205,7 +205,7 @@ class AziStrongBot:
         laying away their weakest card; the first player after the button is assumed to lead."""
         deal = read_deal(view)
         hand, table = deal.hand, deal.table
-        seats, button = len(view["cards_held"]), view["button"]
+        seats, button = len(view["hand_sizes"]), view["button"]
         ring = [(button + step) % seats for step in range(1, seats + 1)]
         leader = deal.position(next(seat for seat in ring if seat in deal.seats))
         totals = [0.0] * len(hand)

@@ -56,11 +56,11 @@ def read_deal(view: JSON) -> Deal:
     follow has none of the led suit, and none of trumps either if he did not trump)."""
     me = view["seat"]
     folded = set(view["folded"])
-    ring = [(me + step) % len(view["cards_held"]) for step in range(len(view["cards_held"]))]
+    ring = [(me + step) % len(view["hand_sizes"]) for step in range(len(view["hand_sizes"]))]
     seats = [seat for seat in ring if seat in view["participants"] and seat not in folded]
     trump = SUIT_INDEX[view["trump"]]
     deal = Deal(seats=seats, hand=cards_of(view["hand"]),
-                counts=[view["cards_held"][seat] for seat in seats], trump=trump,
+                counts=[view["hand_sizes"][seat] for seat in seats], trump=trump,
                 six_on_scene=bool(view["six_on_scene"]), pool=[],
                 won=[view["tricks_won"][seat] for seat in seats])
     known = set(deal.hand)

@@ -362,7 +362,7 @@ function seatExtras(ctx, seat) {
   if (view.left.includes(seat)) parts.push(h("span", { class: "badge out" }, t("azi.left")));
   if (view.phase === "discard" && view.discarded.includes(seat)) parts.push(h("span", { class: "badge ok" }, t("azi.discarded")));
   if (view.tricks_won[seat]) parts.push(h("span", { class: "badge" }, t("azi.tricksWon", { count: view.tricks_won[seat] })));
-  if (seat !== ctx.mySeat && view.cards_held[seat]) parts.push(cardBacks(view.cards_held[seat]));
+  if (seat !== ctx.mySeat && view.hand_sizes[seat]) parts.push(cardBacks(view.hand_sizes[seat]));
   if (view.exposed_seat === seat && view.exposed_card) {
     parts.push(h("span", { class: "muted" }, t("azi.turnedUp", { card: cardShort(view.exposed_card) })));
   }

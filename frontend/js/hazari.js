@@ -129,14 +129,14 @@ function arrangementState(ctx) {
   const hand = view.hand || [];
   const held = new Set(hand);
   const fits = (groups) => groups.every((group) => group.every((card) => held.has(card)));
-  if (ui.deal !== view.deal || !fits(ui.groups || [[], [], [], []])) {
+  if (ui.deal !== view.deal_number || !fits(ui.groups || [[], [], [], []])) {
     let saved = null;
     try {
-      saved = JSON.parse(window.sessionStorage.getItem(storageKey(ctx, view.deal)) || "null");
+      saved = JSON.parse(window.sessionStorage.getItem(storageKey(ctx, view.deal_number)) || "null");
     } catch (error) {
       saved = null;
     }
-    ui.deal = view.deal;
+    ui.deal = view.deal_number;
     ui.groups = saved && saved.length === 4 && fits(saved) ? saved : [[], [], [], []];
     ui.selected = [];
   }
@@ -338,9 +338,9 @@ function runningTotals(view) {
 /** The deal of the view as a row of the score table until the history has it: its points so far
  * while its rounds are shown, then its points once scored. */
 function currentDeal(view, deals) {
-  if (view.phase === "showing" && view.rounds.length) return { label: t("hazari.dealSoFar", { deal: view.deal }), points: view.deal_points };
-  const listed = deals.some((deal) => deal.number === view.deal);
-  if (view.rounds.length === 4 && view.last_deal_points && !listed) return { label: formatNumber(view.deal), points: view.last_deal_points };
+  if (view.phase === "showing" && view.rounds.length) return { label: t("hazari.dealSoFar", { deal: view.deal_number }), points: view.deal_points };
+  const listed = deals.some((deal) => deal.number === view.deal_number);
+  if (view.rounds.length === 4 && view.last_deal_points && !listed) return { label: formatNumber(view.deal_number), points: view.last_deal_points };
   return null;
 }
 
@@ -365,7 +365,7 @@ function scoreTable(ctx) {
 function rememberDeal(ctx) {
   const view = ctx.view;
   if (view.rounds.length === 4) {
-    ctx.ui.lastDeal = { deal: view.deal, rounds: view.rounds, points: view.last_deal_points };
+    ctx.ui.lastDeal = { deal: view.deal_number, rounds: view.rounds, points: view.last_deal_points };
   }
 }
 
@@ -380,14 +380,14 @@ function panel(ctx) {
   const parts = [];
   if (view.rounds.length) {
     const scored = view.rounds.length === 4;
-    const caption = scored ? t("hazari.allRounds", { deal: view.deal })
-      : t("hazari.roundOfDeal", { deal: view.deal, round: view.rounds.length });
+    const caption = scored ? t("hazari.allRounds", { deal: view.deal_number })
+      : t("hazari.roundOfDeal", { deal: view.deal_number, round: view.rounds.length });
     parts.push(roundsTable(ctx, view.rounds, caption, "hz-rounds"));
   }
   if (view.rounds.length === 4 && view.last_deal_points) {
     parts.push(h("p", { class: "deal-result", id: "hz-deal-result" },
-      t("hazari.dealPoints", { deal: view.deal, points: seatPoints(ctx, view.last_deal_points) })));
-  } else if (view.rounds.length === 0 && ctx.ui.lastDeal && ctx.ui.lastDeal.deal < view.deal) {
+      t("hazari.dealPoints", { deal: view.deal_number, points: seatPoints(ctx, view.last_deal_points) })));
+  } else if (view.rounds.length === 0 && ctx.ui.lastDeal && ctx.ui.lastDeal.deal < view.deal_number) {
     const last = ctx.ui.lastDeal;
     parts.push(h("details", { class: "last-deal" }, h("summary", {},
       t("hazari.previousDeal", { deal: last.deal, points: seatPoints(ctx, last.points || []) })),
@@ -409,12 +409,12 @@ function centre(ctx) {
   const lines = [];
   if (view.phase === "arranging") {
     const up = view.up.filter(Boolean).length;
-    lines.push(h("p", { class: "phase-line" }, t("hazari.arrangingLine", { deal: view.deal, up })));
+    lines.push(h("p", { class: "phase-line" }, t("hazari.arrangingLine", { deal: view.deal_number, up })));
   } else if (view.phase === "showing") {
     const round = view.rounds[view.rounds.length - 1];
     lines.push(h("p", { class: "phase-line" }, round ? roundLine(ctx, round) : t("hazari.allUp")));
   } else if (view.phase === "dealing") {
-    lines.push(h("p", { class: "phase-line" }, view.deal ? t("hazari.dealScored", { deal: view.deal }) : t("hazari.dealing")));
+    lines.push(h("p", { class: "phase-line" }, view.deal_number ? t("hazari.dealScored", { deal: view.deal_number }) : t("hazari.dealing")));
   } else if (view.phase === "finished") {
     const winners = view.winners.map((seat) => ctx.name(seat));
     lines.push(h("p", { class: "phase-line" }, t("hazari.matchOver", { names: listText(winners, "and"), count: winners.length })));
@@ -434,7 +434,7 @@ function seatExtras(ctx, seat) {
   if (play) {
     parts.push(h("span", { class: `seat-play${round.winner === seat ? " winner" : ""}` },
       moveIn(h("span", { class: "card-row" }, play.cards.map((card) => cardImage(card, { small: true }))),
-        `round:${view.deal}:${round.number}:${seat}`, "flip"),
+        `round:${view.deal_number}:${round.number}:${seat}`, "flip"),
       h("span", { class: "combo" }, round.winner === seat ? t("hazari.playWins", { combination: playedCombination(play) })
         : playedCombination(play))));
   }

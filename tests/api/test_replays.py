@@ -120,7 +120,7 @@ def test_a_replay_from_the_api_reproduces_a_running_matchs_finished_deals(
             state = owner.state_where(lambda m: bool(m["legal"]))
             owner.act(concrete(state["legal"][0], state["view"], rng))
             owner.state_where(lambda m: not m["legal"])
-        owner.state_where(lambda m: m["view"]["phase"] == "arranging" and m["view"]["deal"] == 3)
+        owner.state_where(lambda m: m["view"]["phase"] == "arranging" and m["view"]["deal_number"] == 3)
         detail = client.get(f"/api/matches/{state['room']['match_id']}").json()
     assert detail["status"] == "running"
     scored = [deal for deal in detail["deals"] if deal["points"] is not None]

@@ -615,7 +615,7 @@ def test_view_shows_own_hand_and_public_facts_only() -> None:
     assert mine["exposed_card"] == "9H" and mine["exposed_seat"] == 0 and mine["trump"] == "H"
     assert mine["bets"] == [0, 20, 0] and mine["high"] == 20 and mine["high_bidder"] == 1
     assert mine["pot"] == 50 and mine["stacks"] == [990, 970, 990]
-    assert mine["cards_held"] == [3, 3, 3]
+    assert mine["hand_sizes"] == [3, 3, 3]
     spectator = ENGINE.view(state, None)
     assert spectator["hand"] == [] and spectator["seat"] is None
     assert ENGINE.hidden_cards(state, None) == frozenset(

@@ -426,7 +426,7 @@ def test_views_while_showing_reveal_rounds_one_by_one() -> None:
     view = ENGINE.view(state, None)
     assert view["phase"] == "showing" and view["next_leader"] == 3
     assert view["rounds"][0]["plays"][2]["cards"] == ["AD", "KD", "QD"]
-    assert view["deal_points"] == [0, 0, 0, 95] and view["cards_left"] == [10, 10, 10, 10]
+    assert view["deal_points"] == [0, 0, 0, 95] and view["hand_sizes"] == [10, 10, 10, 10]
     assert len(ENGINE.hidden_cards(state, None)) == 40
     assert ENGINE.view(state, 1)["hand"] == TIE_DEAL[1].replace("|", " ").split()[3:]
     assert_no_leak(state)

@@ -35,7 +35,8 @@ def claimed(http: TestClient, name: str) -> Client:
 
 
 def arrange(player: Client, deal: int) -> None:
-    state = player.state_where(lambda m: m["view"].get("deal") == deal and m["view"]["phase"] == "arranging")
+    state = player.state_where(lambda m: m["view"].get("deal_number") == deal
+                                         and m["view"]["phase"] == "arranging")
     player.act({"kind": "up", "groups": GROUPS[hand_text(state)]})
 
 
@@ -57,11 +58,11 @@ def abandoned_match(http: TestClient, leaver: Client, stayer: Client) -> str:
             leaver.send({"type": "start"})
             arrange(leaver, 1)
             arrange(stayer, 1)
-            leaver.state_where(lambda m: m["view"].get("deal") == 2)
+            leaver.state_where(lambda m: m["view"].get("deal_number") == 2)
         stayer.state_where(lambda m: m["room"]["seats"][0]["autopilot"])
         for deal in range(2, DEALS + 1):
             state = stayer.state_where(lambda m, d=deal: m["room"]["status"] == "finished" or (
-                m["view"].get("deal") == d and m["view"]["phase"] == "arranging"))
+                m["view"].get("deal_number") == d and m["view"]["phase"] == "arranging"))
             if state["room"]["status"] == "finished":
                 break
             arrange(stayer, deal)

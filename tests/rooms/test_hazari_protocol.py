@@ -16,7 +16,7 @@ from app.main import create_app
 
 def play_deal_with_groups(players: list[Client], deal: int) -> None:
     for player in players:
-        state = player.state_where(lambda m: m["view"].get("deal") == deal
+        state = player.state_where(lambda m: m["view"].get("deal_number") == deal
                                    and m["view"]["phase"] == "arranging")
         player.act({"kind": "up", "groups": GROUPS[hand_text(state)]}, ref=f"up-{deal}")
 
@@ -66,7 +66,8 @@ def test_a_full_match_to_1000_with_shuffled_decks(client: TestClient) -> None:
         deal = 1
         while True:
             states = [p.state_where(lambda m, d=deal: m["view"]["phase"] == "finished"
-                                    or (m["view"].get("deal") == d and m["view"]["phase"] == "arranging"))
+                                    or (m["view"].get("deal_number") == d
+                                        and m["view"]["phase"] == "arranging"))
                       for p in players]
             if states[0]["view"]["phase"] == "finished":
                 break

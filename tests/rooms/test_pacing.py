@@ -50,7 +50,8 @@ def short_pause(database_url: str) -> Iterator[TestClient]:
 
 
 def arranging(player: Client, deal: int) -> Message:
-    return player.state_where(lambda m: m["view"].get("deal") == deal and m["view"]["phase"] == "arranging")
+    return player.state_where(lambda m: m["view"].get("deal_number") == deal
+                                        and m["view"]["phase"] == "arranging")
 
 
 def play_deal(players: list[Client], deal: int) -> None:
@@ -86,10 +87,10 @@ def test_the_next_deal_waits_until_every_player_asks_for_it(long_pause: TestClie
         waiting = players[3].last_state
         players[3].send({"type": "next_deal"})
         second = arranging(players[0], 2)
-    assert ended["view"]["phase"] == "dealing" and ended["view"]["deal"] == 1
+    assert ended["view"]["phase"] == "dealing" and ended["view"]["deal_number"] == 1
     assert ended["view"]["next_deal"]["ready"] == [] and ended["view"]["next_deal"]["waiting"] == [0, 1, 2, 3]
     assert ended["view"]["last_deal_points"] is not None
-    assert waiting is not None and waiting["view"]["deal"] == 1
+    assert waiting is not None and waiting["view"]["deal_number"] == 1
     assert waiting["view"]["next_deal"]["waiting"] == [3]
     assert waiting["version"] == ended["version"], "asking for the next deal changes no stored step"
     assert second["view"]["next_deal"] is None
@@ -101,7 +102,7 @@ def test_the_next_deal_comes_when_the_pause_runs_out(short_pause: TestClient) ->
         ended = finish_first_deal(players, stack)
         second = arranging(players[0], 2)
     assert ended["view"]["next_deal"]["ready"] == []
-    assert second["view"]["deal"] == 2
+    assert second["view"]["deal_number"] == 2
 
 
 def test_bots_and_spectators_never_hold_up_the_next_deal(long_pause: TestClient) -> None:
@@ -117,9 +118,9 @@ def test_bots_and_spectators_never_hold_up_the_next_deal(long_pause: TestClient)
         ended = deal_ended(owner)
         owner.send({"type": "next_deal"})
         second = arranging(owner, 2)
-        watched = spectator.state_where(lambda m: m["view"].get("deal") == 2)
+        watched = spectator.state_where(lambda m: m["view"].get("deal_number") == 2)
     assert ended["view"]["next_deal"]["waiting"] == [0]
-    assert second["view"]["deal"] == 2 and watched["view"]["deal"] == 2
+    assert second["view"]["deal_number"] == 2 and watched["view"]["deal_number"] == 2
 
 
 def test_asking_for_a_next_deal_while_none_is_waited_for_is_refused(long_pause: TestClient) -> None:

@@ -92,9 +92,9 @@ def test_a_late_player_gets_the_bots_move_and_then_the_bot_holds_his_seat(quick:
         assert timed["room"]["seats"][3]["autopilot"] is False
         for player in players[:3]:
             up(player, "d2", deal=2)
-        second = players[0].state_where(lambda m: m["view"].get("deal") == 2 and all(m["view"]["up"]))
+        second = players[0].state_where(lambda m: m["view"].get("deal_number") == 2 and all(m["view"]["up"]))
         assert second["room"]["seats"][3]["autopilot"] is True
-        third = players[0].state_where(lambda m: m["view"].get("deal") == 3 and m["view"]["up"][3])
+        third = players[0].state_where(lambda m: m["view"].get("deal_number") == 3 and m["view"]["up"][3])
         assert third["view"]["up"] == [False, False, False, True], "the bot now plays for him at once"
         players[3].send({"type": "sit", "seat": 3})
         back = players[3].state_where(lambda m: m["room"]["seats"][3]["autopilot"] is False)

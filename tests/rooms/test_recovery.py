@@ -25,7 +25,7 @@ def test_a_hazari_match_survives_sigkill(server: LiveServer) -> None:
     for player in players[:2]:
         call_up(player, 2)
     before = players[3].state_where(lambda m: m["view"]["up"] == [True, True, False, False]
-                                    and m["view"]["deal"] == 2)
+                                    and m["view"]["deal_number"] == 2)
     hand_before = before["view"]["hand"]
 
     server.kill()
@@ -34,7 +34,7 @@ def test_a_hazari_match_survives_sigkill(server: LiveServer) -> None:
     server.start()
 
     after = players[3].connect(room["id"])
-    assert after["view"]["deal"] == 2 and after["view"]["up"] == [True, True, False, False]
+    assert after["view"]["deal_number"] == 2 and after["view"]["up"] == [True, True, False, False]
     assert after["view"]["hand"] == hand_before
     assert after["view"]["scores"] == [0, 360, 0, 0]
     assert after["version"] == before["version"]

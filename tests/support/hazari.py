@@ -65,7 +65,8 @@ DECKS = [deck_giving(1, dealer=0)] * 20
 
 
 def arranging(player: Client, deal: int = 1) -> Message:
-    return player.state_where(lambda m: m["view"].get("deal") == deal and m["view"]["phase"] == "arranging")
+    return player.state_where(lambda m: m["view"].get("deal_number") == deal
+                                        and m["view"]["phase"] == "arranging")
 
 
 def up(player: Client, ref: str, deal: int = 1) -> None:

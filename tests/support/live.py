@@ -142,7 +142,8 @@ def server(database_url: str, tmp_path: Path) -> Iterator[LiveServer]:
 
 
 def call_up(player: LiveClient, deal: int) -> None:
-    state = player.state_where(lambda m: m["view"].get("deal") == deal and m["view"]["phase"] == "arranging")
+    state = player.state_where(lambda m: m["view"].get("deal_number") == deal
+                                         and m["view"]["phase"] == "arranging")
     groups = GROUPS[hand_text(state)]
     player.send({"type": "act", "id": f"up-{deal}", "action": {"kind": "up", "groups": groups}})
 
@@ -175,6 +176,6 @@ def play_one_deal(live: LiveServer, players: list[LiveClient], target: int = 300
     players[0].send({"type": "start"})
     for player in players:
         call_up(player, 1)
-    players[0].state_where(lambda m: m["view"].get("deal") == 2 or m["room"]["status"] == "finished")
+    players[0].state_where(lambda m: m["view"].get("deal_number") == 2 or m["room"]["status"] == "finished")
     room_id: str = room["id"]
     return room_id

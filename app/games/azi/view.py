@@ -72,7 +72,7 @@ def _table(state: AziState) -> JSON:
         "left": _seats_where(state.left),
         "folded": _seats_where(state.folded),
         "all_in": [seat for seat in range(state.seats) if state.is_all_in(seat)],
-        "cards_held": [len(hand) for hand in state.hands],
+        "hand_sizes": [len(hand) for hand in state.hands],
         "discarded": [seat for seat in range(state.seats) if state.discards[seat] is not None],
         "exposed_card": None if state.exposed is None else str(state.exposed),
         "exposed_seat": state.exposed_owner,
