@@ -35,6 +35,7 @@ from app.api.sockets import OpenSockets
 from app.api.ws import router as ws_router
 from app.config import Settings, get_settings
 from app.db import migrate
+from app.db.bench_writes import GroupedBenchWrites
 from app.db.session import close_engine, make_engine, make_sessionmaker
 from app.db.store import Store
 from app.drain import Drain
@@ -65,6 +66,7 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True,
         app.state.chat_limit = TokenBuckets(settings.chat_lines_per_second, settings.chat_burst)
         app.state.report_limit = WindowLimit(settings.reports_per_window, settings.report_window_seconds)
         app.state.store = store
+        app.state.bench_groups = DurableGroups(GroupedBenchWrites(store.sessions))
         app.state.rooms = RoomManager(
             store, Timing(auto_pause=settings.reveal_pause, bot_delay=settings.bot_delay,
                           grace_period=settings.grace_period, missed_limit=settings.missed_turns_limit,
@@ -92,7 +94,6 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True,
     install_error_handlers(app)
     app.add_middleware(SecurityHeaders)
     app.state.open_sockets = OpenSockets()
-    app.state.bench_groups = DurableGroups()
     app.state.drain = drain or Drain()
     app.state.signin_limiter = SignInLimiter.from_settings(settings)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)

@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from starlette.testclient import TestClient
 from support import create_or_drop_database, make_settings
 from support.bots import every_engine
+from support.live import LiveServer
 
 from app.db import migrate
 from app.db.session import close_engine
@@ -134,6 +135,13 @@ def new_postgres_database(postgres_url: str) -> Iterator[Callable[[], str]]:
     yield make
     for name in made:
         asyncio.run(create_or_drop_database(postgres_url, name, create=False))
+
+
+@pytest.fixture
+def server(database_url: str, tmp_path: Path) -> Iterator[LiveServer]:
+    """``cardroom serve`` on the test's database, stopped after the test."""
+    with LiveServer(database_url, tmp_path / "server.log") as live:
+        yield live
 
 
 @pytest.fixture

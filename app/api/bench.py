@@ -2,21 +2,24 @@
 ``CARDROOM_BENCH_ENDPOINTS=1`` (refused with close 1008 ``bench/disabled`` otherwise):
 
 - ``/ws/echo``: each text frame comes back as it came, the bare round trip through the server.
-- ``/ws/bench/durable/{group}``: each text frame is stored as one row of ``bench_writes`` in one
-  committed transaction and then sent, as it came, to every socket of its group (four, as the load
-  generator opens them: a move reaches the four seats of its room). It is the least any durable move
-  must do, through the same database engine and the same sending path as a move.
+- ``/ws/bench/durable/{group}``: each text frame is stored as one row of ``bench_writes`` in a
+  committed transaction of its own and then sent, as it came, to every socket of its group (four, as
+  the load generator opens them: a move reaches the four seats of its room). It is the least any
+  durable move must do, through the same database engine and the same sending path as a move.
+- ``/ws/bench/grouped/{group}``: the same, but rows that arrive while others are being written share
+  the next transaction, as the steps of many rooms do (group commit): the least a move does here.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app.api.ws import CLOSE_POLICY, CLOSE_SERVER_ERROR, SocketConnection, error_frame
-from app.db.bench_writes import write_one
+from app.db.bench_writes import GroupedBenchWrites, write_one
 from app.db.store import Store
 
 router = APIRouter()
@@ -24,10 +27,11 @@ log = logging.getLogger(__name__)
 
 
 class DurableGroups:
-    """The open sockets of each group of the durable baseline."""
+    """The open sockets of each group of the durable baselines, and the grouped baseline's writer."""
 
-    def __init__(self) -> None:
+    def __init__(self, writes: GroupedBenchWrites) -> None:
         self.members: dict[str, list[SocketConnection]] = {}
+        self.writes = writes
 
     def join(self, group: str, conn: SocketConnection) -> None:
         self.members.setdefault(group, []).append(conn)
@@ -73,17 +77,28 @@ async def echo_socket(websocket: WebSocket) -> None:
 
 @router.websocket("/ws/bench/durable/{group}")
 async def durable_socket(websocket: WebSocket, group: str) -> None:
+    store: Store = websocket.app.state.store
+    await _durable(websocket, group, lambda: write_one(store.sessions, group))
+
+
+@router.websocket("/ws/bench/grouped/{group}")
+async def grouped_socket(websocket: WebSocket, group: str) -> None:
+    writes: GroupedBenchWrites = websocket.app.state.bench_groups.writes
+    await _durable(websocket, group, lambda: writes.write(group))
+
+
+async def _durable(websocket: WebSocket, group: str, store_row: Callable[[], Awaitable[None]]) -> None:
+    """Each text frame: ``store_row()``, then the frame to every socket of the group."""
     await websocket.accept()
     if await _refused(websocket):
         return
-    store: Store = websocket.app.state.store
     groups: DurableGroups = websocket.app.state.bench_groups
     conn = SocketConnection(websocket)
     groups.join(group, conn)
     try:
         while True:
             text = await websocket.receive_text()
-            await write_one(store.sessions, group)
+            await store_row()
             groups.push(group, text)
     except WebSocketDisconnect:
         pass

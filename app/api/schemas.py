@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -203,7 +204,7 @@ class ReplayStep(BaseModel):
     seq: int
     seat: int | None
     action: dict[str, Any]
-    events: list[dict[str, Any]]
+    events: list[Mapping[str, Any]]
     view: dict[str, Any]
 
 

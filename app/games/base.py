@@ -4,7 +4,7 @@ A game is ``(options, seating, decks, actions)``: an engine is pure and determin
 the same decks and actions gives the same state. States are frozen values; every transition returns
 a new state and the events it caused. Nothing here does I/O.
 
-The life of a match, as the room layer drives it::
+The life of a match, as ``app/games/driver.py`` drives it for the room and every other caller::
 
     state = engine.start(options, seating)
     while engine.outcome(state) is None:
@@ -12,8 +12,10 @@ The life of a match, as the room layer drives it::
             state = engine.deal(state, shuffled_deck).state
         elif engine.has_auto_step(state):  # a forced step the server performs (a Hazari round shown)
             state = engine.auto_step(state).state
-        else:                              # a player's decision
+        else:                              # a decision of a seat in engine.to_act(state)
             state = engine.apply(state, seat, engine.parse_action(message)).state
+
+The driver answers the same questions as one typed value (``next_step``); nothing else loops.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+
+from app.games.events import Event
 
 if TYPE_CHECKING:
     from app.games.cards import Card
@@ -157,19 +161,13 @@ A = TypeVar("A")
 
 @dataclass(frozen=True)
 class Transition(Generic[S]):
-    """A new state and what happened on the way, as JSON-ready events (``{"type": ...}``).
-
-    Events every engine emits where they apply:
-    - ``{"type": "deal_end", "number": n, "points": [...], "detail": {...}}`` when a deal is scored
-      (``points`` per seat, per team, or chips won or lost per seat);
-    - ``{"type": "chips", "seat": s, "delta": d, "reason": r}`` for every change of a chip stack
-      (chip games only; ``delta`` < 0 puts chips into the pot);
-    - ``{"type": "trick", "number": n, "winner": seat, "cards": [...], ...}`` when a trick is
-      complete (trick-taking games; the room then holds back a bot's next card for a moment).
-    """
+    """A new state and what happened on the way (``app/games/events.py``: each kind typed; every
+    engine reports ``deal_end`` when a deal is scored, ``match_end`` when the match is over,
+    ``chips`` for every change of a chip stack and ``trick`` when a trick is complete, after which
+    the room holds back a bot's next card for a moment)."""
 
     state: S
-    events: tuple[JSON, ...] = field(default=())
+    events: tuple[Event, ...] = field(default=())
 
 
 class SessionEnd(Enum):

@@ -16,6 +16,7 @@ from typing import Any, Generic, Self, TypeVar
 
 from app.games.base import JSON, Engine, Outcome, Seating, Transition
 from app.games.cards import Card
+from app.games.events import Event
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -94,23 +95,23 @@ class Match(Generic[S, A]):
     def next(self) -> NextStep:
         return next_step(self.engine, self.state)
 
-    def _moved(self, transition: Transition[S]) -> tuple[JSON, ...]:
+    def _moved(self, transition: Transition[S]) -> tuple[Event, ...]:
         self.state = transition.state
         return transition.events
 
-    def deal(self, deck: Sequence[Card]) -> tuple[JSON, ...]:
+    def deal(self, deck: Sequence[Card]) -> tuple[Event, ...]:
         return self._moved(self.engine.deal(self.state, deck))
 
-    def auto_step(self) -> tuple[JSON, ...]:
+    def auto_step(self) -> tuple[Event, ...]:
         return self._moved(self.engine.auto_step(self.state))
 
-    def act(self, seat: int, action: A) -> tuple[JSON, ...]:
+    def act(self, seat: int, action: A) -> tuple[Event, ...]:
         """``seat``'s action; raises the engine's :class:`~app.games.base.Rejection` and changes
         nothing when it is refused."""
         return self._moved(self.engine.apply(self.state, seat, action))
 
     def perform(self, due: NextStep, decks: Decks, choose: Callable[[S, int], A],
-                pick: PickSeat = first_seat) -> tuple[JSON, ...]:
+                pick: PickSeat = first_seat) -> tuple[Event, ...]:
         """Perform ``due``, the answer of :meth:`next` for the present state: a deal from ``decks``,
         the forced step, or the action ``choose(state, seat)`` of the seat ``pick`` names."""
         if isinstance(due, SeatsToAct):
@@ -123,22 +124,22 @@ class Match(Generic[S, A]):
         raise RuntimeError(f"{self.engine.name}: the match is over")
 
     def step(self, decks: Decks, choose: Callable[[S, int], A],
-             pick: PickSeat = first_seat) -> tuple[JSON, ...]:
+             pick: PickSeat = first_seat) -> tuple[Event, ...]:
         """Perform whatever is due; by default the first seat to act decides."""
         return self.perform(self.next(), decks, choose, pick)
 
-    def play_forced(self) -> list[JSON]:
+    def play_forced(self) -> list[Event]:
         """Perform the forced steps due one after another (a Hazari deal shown round by round);
         the events."""
-        events: list[JSON] = []
+        events: list[Event] = []
         while isinstance(self.next(), AutoStepDue):
             events.extend(self.auto_step())
         return events
 
     def play_deal(self, decks: Decks, choose: Callable[[S, int], A],
-                  pick: PickSeat = first_seat) -> list[JSON]:
+                  pick: PickSeat = first_seat) -> list[Event]:
         """Play until a deal is scored (its ``deal_end`` event) or the match ends; the events."""
-        events: list[JSON] = []
+        events: list[Event] = []
         while not isinstance(due := self.next(), MatchOver):
             stepped = self.perform(due, decks, choose, pick)
             events.extend(stepped)
@@ -172,19 +173,19 @@ class RecordedMatch(Match[S, A]):
         full = engine.make_options(options)
         return cls(engine, engine.start(full, seating), full, seating)
 
-    def deal(self, deck: Sequence[Card]) -> tuple[JSON, ...]:
+    def deal(self, deck: Sequence[Card]) -> tuple[Event, ...]:
         events = super().deal(deck)
         number = len(self.decks) + 1
         self.decks[number] = tuple(deck)
         self.steps.append((None, {"kind": "deal", "deal": number}))
         return events
 
-    def auto_step(self) -> tuple[JSON, ...]:
+    def auto_step(self) -> tuple[Event, ...]:
         events = super().auto_step()
         self.steps.append((None, {"kind": "auto"}))
         return events
 
-    def act(self, seat: int, action: A) -> tuple[JSON, ...]:
+    def act(self, seat: int, action: A) -> tuple[Event, ...]:
         events = super().act(seat, action)
         self.steps.append((seat, self.engine.action_to_json(action)))
         return events

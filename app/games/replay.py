@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.games.base import JSON, Engine, Seating, Transition
-from app.games.cards import Card, parse_cards
-from app.games.hazari.combos import category_of, key_of
+from app.games.cards import Card
+from app.games.events import Event
 
 
 def replay_transition(engine: Engine[Any, Any], state: Any, seat: int | None, action: JSON,
@@ -48,19 +48,8 @@ class ReplayedStep:
 
     seat: int | None
     action: JSON
-    events: tuple[JSON, ...]
+    events: tuple[Event, ...]
     view: JSON
-
-
-def seat_view(engine: Engine[Any, Any], state: Any, seat: int | None) -> JSON:
-    """``engine.view`` of ``seat``; an arrangement of groups also gives each group's combination
-    category, so that a page can name it without the ranking."""
-    view = engine.view(state, seat)
-    groups = view.get("arrangement")
-    if groups:
-        view["arrangement_categories"] = [
-            category_of(key_of(parse_cards(group))).value for group in groups]
-    return view
 
 
 def face_up_view(engine: Engine[Any, Any], state: Any, seats: int) -> JSON:
@@ -68,7 +57,7 @@ def face_up_view(engine: Engine[Any, Any], state: Any, seats: int) -> JSON:
     each seat's own view adds (its hand, its discard, its arrangement), and ``face_down`` the cards
     nobody holds and nobody has seen (the undealt cards, a widow, the discards), in deck order."""
     public = engine.view(state, None)
-    own = [seat_view(engine, state, seat) for seat in range(seats)]
+    own = [engine.view(state, seat) for seat in range(seats)]
     held = {card for view in own for card in view["hand"]}
     hidden = engine.hidden_cards(state, None)
     private = {"hand"} | {key for view in own for key, value in view.items()

@@ -8,6 +8,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from app.games.base import JSON
@@ -36,9 +37,9 @@ class Turns:
     def __init__(self, room: Room) -> None:
         self.room = room
         self._pause_changed = asyncio.Event()
-        self._auto_task: asyncio.Task[None] | None = None
-        self._timer_task: asyncio.Task[None] | None = None
-        self._bot_tasks: dict[int, asyncio.Task[None]] = {}
+        # The room's own steps under way: "auto" (an automatic step), "timer" (the turn timer) and
+        # "bot N" (the bot's turn in seat N).
+        self._tasks: dict[str, asyncio.Task[None]] = {}
 
     # --- what is awaited ---------------------------------------------------------------------
 
@@ -91,20 +92,20 @@ class Turns:
         if room.closed:
             return
         due = room.due()
-        if self._auto_task is None and isinstance(due, DealNeeded | AutoStepDue):
+        if not self._running("auto") and isinstance(due, DealNeeded | AutoStepDue):
             pause = 0.0 if room.deals == 0 else room.timing.auto_pause
-            self._auto_task = self.spawn(self._auto_after(pause))
+            self._start("auto", "an automatic step", lambda: self._auto_when_due(pause))
         if not isinstance(due, SeatsToAct):
             return
         for seat in due.seats:
             occupant = room.seats[seat]
             level = occupant.bot_level if occupant is not None else None
-            if level is not None and seat not in self._bot_tasks:
-                self._bot_tasks[seat] = self.spawn(self._bot_turn(seat, level))
+            if level is not None and not self._running(f"bot {seat}"):
+                self._start(f"bot {seat}", f"the bot in seat {seat}", partial(self._bot_acts, seat, level))
         deadlines = [room.turn_clock.deadline(seat) for seat in self._awaited_people()]
-        if self._timer_task is None and any(deadlines):
-            wait = min(d for d in deadlines if d is not None) - room.clock.now()
-            self._timer_task = self.spawn(self._timer_after(max(0.0, wait)))
+        if not self._running("timer") and any(deadlines):
+            wait = max(0.0, min(d for d in deadlines if d is not None) - room.clock.now())
+            self._start("timer", "a turn timer", lambda: self._time_out(wait))
 
     def spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         """A task of the room's own, whose log lines name the room, not the connection that started it."""
@@ -112,30 +113,33 @@ class Turns:
 
     def pending(self) -> list[asyncio.Task[None]]:
         """The automatic step and bots' turns under way."""
-        return [task for task in (self._auto_task, *self._bot_tasks.values())
-                if task is not None and not task.done()]
+        return [task for key, task in self._tasks.items() if key != "timer" and not task.done()]
 
-    async def _background(self, what: str, work: Awaitable[None]) -> None:
-        """Run a step nobody waits for. A step the database did not take is tried again (by
-        ``schedule``) after ``timing.retry_pause``; any other failure is logged and waits as long, so a
-        step that keeps failing never spins."""
+    def _running(self, key: str) -> bool:
+        """A task cancelled before it ran (``stop``) never cleared its key, but it is done."""
+        task = self._tasks.get(key)
+        return task is not None and not task.done()
+
+    def _start(self, key: str, what: str, work: Callable[[], Awaitable[None]]) -> None:
+        self._tasks[key] = self.spawn(self._background(key, what, work))
+
+    async def _background(self, key: str, what: str, work: Callable[[], Awaitable[None]]) -> None:
+        """Run a step nobody waits for, then schedule what is due next. A step the database did not
+        take is tried again after ``timing.retry_pause``; any other failure is logged and waits as
+        long, so a step that keeps failing never spins."""
         room = self.room
         try:
-            await work
+            await work()
         except StepNotStored:
             await room.clock.sleep(room.timing.retry_pause)
         except Exception:
             log.exception("room %s: %s failed", room.id, what)
             await room.clock.sleep(room.timing.retry_pause)
+        finally:
+            del self._tasks[key]
+        self.schedule()
 
     # --- turn timers --------------------------------------------------------------------------------
-
-    async def _timer_after(self, delay: float) -> None:
-        try:
-            await self._background("a turn timer", self._time_out(delay))
-        finally:
-            self._timer_task = None
-        self.schedule()
 
     async def _time_out(self, delay: float) -> None:
         """When a person's time is up the strong bot makes that decision for him; after too many
@@ -160,13 +164,6 @@ class Turns:
 
     # --- bots and the autopilot -------------------------------------------------------------------
 
-    async def _bot_turn(self, seat: int, level: str) -> None:
-        try:
-            await self._background(f"the bot in seat {seat}", self._bot_acts(seat, level))
-        finally:
-            self._bot_tasks.pop(seat, None)
-        self.schedule()
-
     async def _bot_acts(self, seat: int, level: str) -> None:
         room = self.room
         await room.clock.sleep(room.timing.bot_delay)
@@ -184,13 +181,6 @@ class Turns:
         await room.clock.sleep(room.trick_shown_until - room.clock.now())
 
     # --- automatic steps and the pause between deals ---------------------------------------------
-
-    async def _auto_after(self, delay: float) -> None:
-        try:
-            await self._background("an automatic step", self._auto_when_due(delay))
-        finally:
-            self._auto_task = None
-        self.schedule()
 
     async def _auto_when_due(self, delay: float) -> None:
         room = self.room
@@ -239,14 +229,13 @@ class Turns:
 
     def stop(self) -> None:
         """Cancel the room's own steps under way (an operator stopped its match), but not the caller."""
-        for task in (self._auto_task, self._timer_task, *self._bot_tasks.values()):
-            if task is not None and task is not asyncio.current_task():
+        for task in self._tasks.values():
+            if task is not asyncio.current_task():
                 task.cancel()
 
     async def close(self) -> None:
         """Stop everything the room has running (the server is shutting down)."""
-        tasks = [task for task in (self._auto_task, self._timer_task, *self._bot_tasks.values(),
-                                   *self.room.presence.tasks()) if task is not None]
+        tasks = [*self._tasks.values(), *self.room.presence.tasks()]
         for task in tasks:
             task.cancel()
         if tasks:

@@ -18,6 +18,7 @@ from app.bots.base import Bot
 from app.bots.registry import make_bot
 from app.games.base import JSON, Engine, Seating
 from app.games.driver import Match, choices_from_views, shuffled_decks
+from app.games.events import Event
 from app.games.registry import ENGINES
 from app.sim.stats import Moments
 
@@ -104,10 +105,10 @@ class Table:
     def decide(self, seat: int, view: JSON, legal: list[JSON]) -> JSON:
         return self.bots[seat].choose(view, legal, self.bot_rng)
 
-    def step(self) -> tuple[JSON, ...]:
+    def step(self) -> tuple[Event, ...]:
         return self.match.step(self.decks, self.choose)
 
-    def record(self, events: tuple[JSON, ...]) -> None:
+    def record(self, events: tuple[Event, ...]) -> None:
         for event in events:
             if event["type"] == "deal_end":
                 self.record_deal(event["points"])

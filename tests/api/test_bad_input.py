@@ -276,9 +276,7 @@ def test_any_frame_that_is_not_a_message_gets_a_clean_error(started: tuple[list[
 def test_a_text_frame_that_is_not_utf8_closes_only_its_own_connection(tmp_path: Path) -> None:
     """The server's WebSocket stack refuses the frame (close 1007) before the room sees it; the room and
     its other connections go on."""
-    server = LiveServer(f"sqlite+aiosqlite:///{tmp_path / 'cardroom.db'}", tmp_path / "server.log")
-    server.start()
-    try:
+    with LiveServer(f"sqlite+aiosqlite:///{tmp_path / 'cardroom.db'}", tmp_path / "server.log") as server:
         owner, guest = LiveClient(server, "Owner"), LiveClient(server, "Guest")
         room_id = server.post("/api/rooms", {"game": "hazari", "options": {}}, owner.token)["id"]
         owner.connect(room_id)
@@ -292,8 +290,6 @@ def test_a_text_frame_that_is_not_utf8_closes_only_its_own_connection(tmp_path: 
         seated = owner.state_where(lambda m: m["room"]["seats"][0]["player_id"] == owner.id)
         assert seated["room"]["seats"][0]["connected"]
         owner.close()
-    finally:
-        server.stop()
 
 
 def test_every_numeric_option_has_a_maximum_that_is_enforced(client: TestClient) -> None:

@@ -1,5 +1,6 @@
 """The bench-only sockets of ``bench/load.py``: refused unless ``CARDROOM_BENCH_ENDPOINTS`` is on; the
-durable baseline stores one row per frame and sends the frame to the four sockets of its group."""
+durable baselines store one row per frame (in a transaction of its own, or sharing one with the frames
+that arrive together) and send the frame to the four sockets of its group."""
 
 from __future__ import annotations
 
@@ -42,7 +43,7 @@ def stored_rows(http: TestClient, group: str) -> int:
     return http.portal.call(rows_of, sessions, group)
 
 
-@pytest.mark.parametrize("path", ["/ws/echo", "/ws/bench/durable/g1"])
+@pytest.mark.parametrize("path", ["/ws/echo", "/ws/bench/durable/g1", "/ws/bench/grouped/g1"])
 def test_the_bench_sockets_are_refused_when_the_setting_is_off(fresh_sqlite_url: str, path: str) -> None:
     with app_client(fresh_sqlite_url, bench_endpoints=False) as http:
         with http.websocket_connect(path) as ws:
@@ -61,12 +62,14 @@ def test_the_echo_sends_each_frame_back(bench_http: TestClient) -> None:
         assert ws.receive_text() == "ping"
 
 
-def test_one_frame_writes_one_row_and_reaches_the_four_sockets_of_its_group(bench_http: TestClient) -> None:
+@pytest.mark.parametrize("flavour", ["durable", "grouped"])
+def test_one_frame_writes_one_row_and_reaches_the_four_sockets_of_its_group(bench_http: TestClient,
+                                                                           flavour: str) -> None:
     group, other = f"g-{secrets.token_hex(4)}", f"h-{secrets.token_hex(4)}"
     with ExitStack() as stack:
-        seats = [stack.enter_context(bench_http.websocket_connect(f"/ws/bench/durable/{group}"))
+        seats = [stack.enter_context(bench_http.websocket_connect(f"/ws/bench/{flavour}/{group}"))
                  for _ in range(4)]
-        outsider = stack.enter_context(bench_http.websocket_connect(f"/ws/bench/durable/{other}"))
+        outsider = stack.enter_context(bench_http.websocket_connect(f"/ws/bench/{flavour}/{other}"))
         seats[1].send_text('{"n": 1}')
         assert [seat.receive_text() for seat in seats] == ['{"n": 1}'] * 4
         assert stored_rows(bench_http, group) == 1
@@ -75,3 +78,14 @@ def test_one_frame_writes_one_row_and_reaches_the_four_sockets_of_its_group(benc
         assert outsider.receive_text() == '{"n": 2}'
     assert stored_rows(bench_http, group) == 1
     assert stored_rows(bench_http, other) == 1
+
+
+def test_grouped_frames_sent_together_each_store_a_row_before_they_go_out(bench_http: TestClient) -> None:
+    groups = [f"k-{secrets.token_hex(4)}" for _ in range(6)]
+    with ExitStack() as stack:
+        sockets = [stack.enter_context(bench_http.websocket_connect(f"/ws/bench/grouped/{group}"))
+                   for group in groups]
+        for index, ws in enumerate(sockets):
+            ws.send_text(f'{{"n": {index}}}')
+        assert [ws.receive_text() for ws in sockets] == [f'{{"n": {index}}}' for index in range(6)]
+        assert [stored_rows(bench_http, group) for group in groups] == [1] * 6

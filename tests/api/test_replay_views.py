@@ -20,7 +20,7 @@ from support.played_matches import app_client, people, play_out, with_bots
 from app.games.base import JSON, Seating
 from app.games.cards import parse_cards
 from app.games.registry import ENGINES
-from app.games.replay import face_up_view, replay_step, seat_view
+from app.games.replay import face_up_view, replay_step
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +63,7 @@ def engine_views(detail: JSON, seat: int | None) -> list[JSON]:
     decks = {deal["number"]: parse_cards(deal["deck"]) for deal in detail["deals"]}
 
     def show(state: Any) -> JSON:
-        return face_up_view(engine, state, players) if seat is None else seat_view(engine, state, seat)
+        return face_up_view(engine, state, players) if seat is None else engine.view(state, seat)
 
     views = [show(state)]
     for entry in detail["actions"]:

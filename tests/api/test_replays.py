@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
-from support import Client, game_result
+from support import Client, game_result, seat_all, seat_owner_with_bots
 from support.played_matches import app_client, concrete, play_out, with_bots
 
 from app.games.base import JSON, Engine, Seating
@@ -75,10 +75,7 @@ def test_four_people_play_hasenpfeffer_to_ten_and_it_replays(fast_client: TestCl
     players = [Client(fast_client, f"Hasen {seat}") for seat in range(4)]
     room_id = players[0].create_room("hasenpfeffer", {}, private=True)
     with ExitStack() as stack:
-        for seat, player in enumerate(players):
-            stack.enter_context(player.connected(room_id))
-            player.send({"type": "sit", "seat": seat})
-            player.state_where(lambda m, s=seat, p=player: m["room"]["seats"][s]["player_id"] == p.id)
+        seat_all(players, room_id, stack)
         players[0].send({"type": "start"})
         final = play_out(dict(enumerate(players)), random.Random(4))
     detail = check_replay(fast_client, final["room"]["match_id"])
@@ -92,10 +89,7 @@ def test_azi_sessions_between_people_replay_from_the_api(fresh_sqlite_url: str) 
             players = [Client(http, f"Azi {count}-{seat}") for seat in range(count)]
             room_id = players[0].create_room("azi", {"stake": 10}, private=True)
             with ExitStack() as stack:
-                for seat, player in enumerate(players):
-                    stack.enter_context(player.connected(room_id))
-                    player.send({"type": "sit", "seat": seat})
-                    player.state_where(lambda m, s=seat, p=player: m["room"]["seats"][s]["player_id"] == p.id)
+                seat_all(players, room_id, stack)
                 players[0].send({"type": "start"})
                 final = play_out(dict(enumerate(players)), random.Random(seed), leave=True)
             detail = check_replay(http, final["room"]["match_id"])
@@ -109,11 +103,7 @@ def test_a_replay_from_the_api_reproduces_a_running_matchs_finished_deals(
     owner = Client(client, "Watcher")
     room_id = owner.create_room("hazari", {"target": 5000}, private=True)
     with owner.connected(room_id):
-        owner.send({"type": "sit", "seat": 0})
-        owner.state_where(lambda m: m["room"]["seats"][0]["player_id"] == owner.id)
-        for seat in (1, 2, 3):
-            owner.send({"type": "add_bot", "seat": seat, "level": "random"})
-        owner.state_where(lambda m: m["room"]["seats"][3]["bot"])
+        seat_owner_with_bots(owner)
         owner.send({"type": "start"})
         rng = random.Random(3)
         for _deal in range(2):

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, BrowserType, Playwright, sync_playwright
-from support.browser import start_server, watch_policy_violations
+from support.browser import browser_server, watch_policy_violations
 from support.live import LiveServer
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -97,8 +97,5 @@ def browser(launch_browser: Callable[..., Browser]) -> Iterator[Browser]:
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory, chromium: Path) -> Iterator[LiveServer]:
-    live = start_server(tmp_path_factory.mktemp("browser-server"))
-    try:
+    with browser_server(tmp_path_factory.mktemp("browser-server")) as live:
         yield live
-    finally:
-        live.stop()

@@ -22,6 +22,7 @@ from support.azi import azi_deck_for
 from support.browser import (
     add_bots,
     bring_chips,
+    browser_server,
     confirm_big_bet,
     my_decision_taken,
     open_lobby,
@@ -29,7 +30,6 @@ from support.browser import (
     seated_in_new_room,
     shoot,
     start,
-    start_server,
     turns,
     version,
 )
@@ -52,11 +52,8 @@ MY_TURN_OR_SETTLED = (
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory, chromium: Path) -> Iterator[LiveServer]:
     """A server whose next game waits for the players (or ten minutes): time to leave between games."""
-    live = start_server(tmp_path_factory.mktemp("stakes-server"), deal_pause_seconds="600")
-    try:
+    with browser_server(tmp_path_factory.mktemp("stakes-server"), deal_pause_seconds="600") as live:
         yield live
-    finally:
-        live.stop()
 
 
 def rows(server: LiveServer, sql: str, *args: Any) -> list[tuple[Any, ...]]:

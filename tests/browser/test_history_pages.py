@@ -21,10 +21,10 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 from support.browser import (
     bots_only,
+    browser_server,
     expect_error,
     fill_with_bots,
     shoot,
-    start_server,
     wait_finished,
     watch_policy_violations,
 )
@@ -342,11 +342,8 @@ def test_profile_and_leaderboard(page: Page, server: LiveServer, world: dict[str
 @pytest.fixture
 def own_server(tmp_path: Path) -> Iterator[LiveServer]:
     """A server of its own: the failed sign-ins below make this address wait there for a minute."""
-    live = start_server(tmp_path, signin_first_delay_seconds="60")
-    try:
+    with browser_server(tmp_path, signin_first_delay_seconds="60") as live:
         yield live
-    finally:
-        live.stop()
 
 
 def test_claim_sign_in_elsewhere_and_sign_out_everywhere(page: Page, browser: Browser,

@@ -13,13 +13,13 @@ from support.browser import (
     DESKTOP,
     add_bots,
     bring_chips,
+    browser_server,
     create_room_in_lobby,
     expect_error,
     hand,
     open_lobby,
     shoot,
     start,
-    start_server,
     watch_policy_violations,
 )
 from support.live import LiveServer
@@ -99,8 +99,7 @@ def test_lobby_rooms_options_and_a_shared_link(page: Page, browser: Browser, ser
 
 
 def test_the_table_comes_back_after_a_server_restart(page: Page, tmp_path: Path) -> None:
-    server = start_server(tmp_path)
-    try:
+    with browser_server(tmp_path) as server:
         open_lobby(page, server, "Rita")
         create_room_in_lobby(page, "hazari")
         add_bots(page, 3)
@@ -127,5 +126,3 @@ def test_the_table_comes_back_after_a_server_restart(page: Page, tmp_path: Path)
         assert sorted(hand(page, ".hand-box")) == cards
         page.get_by_role("button", name="Suggest").click()
         expect(page.locator("#hz-verdict")).to_contain_text("Valid arrangement")
-    finally:
-        server.stop()

@@ -19,11 +19,11 @@ from support.browser import (
     PHONE,
     SHOTS,
     add_bots,
+    browser_server,
     in_view,
     laid_out,
     seated_in_new_room,
     start,
-    start_server,
     version,
     wait_version_after,
 )
@@ -101,12 +101,9 @@ WATCH_TRICKS = """() => {
 def paced(tmp_path_factory: pytest.TempPathFactory, chromium: Path) -> Iterator[LiveServer]:
     """A server whose reveal pause is long enough to measure, whose bots are not hurried and whose
     deal pause never runs out during a test."""
-    live = start_server(tmp_path_factory.mktemp("pacing-server"), reveal_pause=str(PAUSE),
-                        deal_pause_seconds=str(DEAL_PAUSE), bot_delay=str(BOT_DELAY))
-    try:
+    with browser_server(tmp_path_factory.mktemp("pacing-server"), reveal_pause=str(PAUSE),
+                        deal_pause_seconds=str(DEAL_PAUSE), bot_delay=str(BOT_DELAY)) as live:
         yield live
-    finally:
-        live.stop()
 
 
 def seconds_to_next_deal(page: Page) -> int:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
-from support.browser import DESKTOP, PHONE, SHOTS, assert_no_sideways_scroll, laid_out, start_server
+from support.browser import DESKTOP, PHONE, SHOTS, assert_no_sideways_scroll, browser_server, laid_out
 from support.hazari import GROUPS, SEAT_ONE_WINS, hand_text
 from support.live import LiveClient, LiveServer, seat_live
 
@@ -46,11 +46,8 @@ PAGE_TEXTS = """() => {
 def server(tmp_path_factory: pytest.TempPathFactory, chromium: Path) -> Iterator[LiveServer]:
     """A server of this module's own: no other test's players (whose names are English words)
     appear in its lobby or leaderboard."""
-    live = start_server(tmp_path_factory.mktemp("pseudo-locale-server"))
-    try:
+    with browser_server(tmp_path_factory.mktemp("pseudo-locale-server")) as live:
         yield live
-    finally:
-        live.stop()
 
 
 def escaped(page: Page) -> list[str]:

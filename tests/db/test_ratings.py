@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from openskill.models import PlackettLuce
 from starlette.testclient import TestClient
-from support import Client, seat_all
+from support import Client, seat_all, seat_owner_with_bots
 from support.hazari import hazari_match
 from support.played_matches import app_client, play_out
 
@@ -114,11 +114,7 @@ def test_one_person_against_bots_is_not_rated(http: TestClient) -> None:
     solo = claimed(http, "Solo", 1)[0]
     room_id = solo.create_room("hazari", {"target": 300}, private=True)
     with solo.connected(room_id):
-        solo.send({"type": "sit", "seat": 0})
-        solo.state_where(lambda m: m["room"]["seats"][0]["player_id"] == solo.id)
-        for seat in (1, 2, 3):
-            solo.send({"type": "add_bot", "seat": seat, "level": "random"})
-        solo.state_where(lambda m: all(s["bot"] for s in m["room"]["seats"][1:]))
+        seat_owner_with_bots(solo)
         solo.send({"type": "start"})
         final = play_out({0: solo}, random.Random(2))
     assert http.get(f"/api/matches/{final['room']['match_id']}").json()["rated"] is False

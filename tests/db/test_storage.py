@@ -7,8 +7,8 @@ from typing import Any
 
 from sqlalchemy import func, select, text
 from starlette.testclient import TestClient
-from support import Client, query, seat_all
-from support.hazari import GROUPS, deck_giving, hand_text
+from support import Client, Message, query, seat_all
+from support.hazari import GROUPS, deck_giving, hand_text, hazari_match
 
 from app.db import models
 
@@ -19,15 +19,18 @@ ORDERED = deck_giving(1, dealer=0)
 def play_one_deal_match(http: TestClient, names: str) -> tuple[list[Client], str]:
     """A match to 300 that ends after its first deal (seat 1 takes all 360 points)."""
     players = [Client(http, f"{names}{seat}") for seat in range(4)]
-    room_id = players[0].create_room("hazari", {"target": 300, "decks": [ORDERED], "first_dealer": 0})
-    with ExitStack() as stack:
-        seat_all(players, room_id, stack)
-        players[0].send({"type": "start"})
-        for player in players:
-            state = player.state_where(lambda m: m["view"]["phase"] == "arranging")
-            player.act({"kind": "up", "groups": GROUPS[hand_text(state)]})
-        final = players[0].state_where(lambda m: m["view"]["phase"] == "finished")
-    return players, final["room"]["match_id"]
+    return players, hazari_match(players)
+
+
+def arranged_in_play(players: list[Client], stack: ExitStack, seat: int, ref: str | None = None) -> Message:
+    """A Hazari deal under way in which ``seat`` has arranged his hand: the state in which seat 0
+    sees it."""
+    room_id = players[0].create_room("hazari", {"decks": [ORDERED], "first_dealer": 0})
+    seat_all(players, room_id, stack)
+    players[0].send({"type": "start"})
+    state = players[seat].state_where(lambda m: m["view"]["phase"] == "arranging")
+    players[seat].act({"kind": "up", "groups": GROUPS[hand_text(state)]}, ref=ref)
+    return players[0].state_where(lambda m: m["view"].get("up", [False] * 4)[seat])
 
 
 def test_tokens_are_kept_only_as_hashes(db_client: TestClient, database_url: str) -> None:
@@ -50,13 +53,8 @@ def test_a_new_guest_is_granted_the_starting_chips_through_the_ledger(
 def test_every_action_is_stored_before_anyone_hears_of_it(
         db_client: TestClient, database_url: str) -> None:
     players = [Client(db_client, f"S{seat}") for seat in range(4)]
-    room_id = players[0].create_room("hazari", {"decks": [ORDERED], "first_dealer": 0})
     with ExitStack() as stack:
-        seat_all(players, room_id, stack)
-        players[0].send({"type": "start"})
-        state = players[2].state_where(lambda m: m["view"]["phase"] == "arranging")
-        players[2].act({"kind": "up", "groups": GROUPS[hand_text(state)]}, ref="mine")
-        seen = players[0].state_where(lambda m: m["view"].get("up", [False] * 4)[2])
+        seen = arranged_in_play(players, stack, 2, ref="mine")
         match_id = seen["room"]["match_id"]
         stored = query(database_url, select(models.Action.seat, models.Action.action,
                                             models.Action.ref)
@@ -104,13 +102,8 @@ def test_history_pages_newest_first_with_a_cursor(db_client: TestClient, databas
 def test_a_running_match_hides_the_deck_and_arrangements_in_play(
         db_client: TestClient) -> None:
     players = [Client(db_client, f"R{seat}") for seat in range(4)]
-    room_id = players[0].create_room("hazari", {"decks": [ORDERED], "first_dealer": 0})
     with ExitStack() as stack:
-        seat_all(players, room_id, stack)
-        players[0].send({"type": "start"})
-        state = players[1].state_where(lambda m: m["view"]["phase"] == "arranging")
-        players[1].act({"kind": "up", "groups": GROUPS[hand_text(state)]})
-        seen = players[0].state_where(lambda m: m["view"].get("up", [False] * 4)[1])
+        seen = arranged_in_play(players, stack, 1)
         detail = db_client.get(f"/api/matches/{seen['room']['match_id']}").json()
     assert detail["status"] == "running"
     assert detail["deals"][0]["deck"] is None

@@ -24,13 +24,9 @@ WAIT_SECONDS = 30
 
 @pytest.fixture
 def server(database_url: str, tmp_path: Path) -> Iterator[LiveServer]:
-    live = LiveServer(database_url, tmp_path / "server.log", log_format="json", drain_seconds=DRAIN_SECONDS,
-                      metrics_port=str(free_port()))
-    live.start()
-    try:
+    with LiveServer(database_url, tmp_path / "server.log", log_format="json", drain_seconds=DRAIN_SECONDS,
+                    metrics_port=str(free_port())) as live:
         yield live
-    finally:
-        live.stop()
 
 
 def until_answer(url: str, status: int) -> httpx.Response:

@@ -8,7 +8,7 @@ import logging
 
 import httpx2 as httpx
 import pytest
-from support.live import LiveClient, LiveServer, call_up, play_one_deal, server  # noqa: F401  (the live server fixture)
+from support.live import LiveClient, LiveServer, play_one_deal
 from websockets.sync.client import connect
 
 from app.redaction import REDACTED, RedactSecrets, redact

@@ -7,10 +7,7 @@ chip, and finishing the game pays the winner the whole pot."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
 from sqlalchemy.ext.asyncio import async_sessionmaker, create_async_engine
 from support.azi import azi_deck_for, read_balances, table_accounts
 from support.live import LiveClient, LiveServer, Message
@@ -19,16 +16,6 @@ from app.db.session import close_engine
 
 DEAL1 = {1: "AS 9H KS", 2: "7S AH 10H", 3: "8S 7H JH", 0: "10D JD 7D"}
 DEAL2 = {1: "7D 8D 9D", 2: "7H 8H 9H", 3: "JD QD KD", 0: "AS KS 10S"}
-
-
-@pytest.fixture
-def server(database_url: str, tmp_path: Path) -> Iterator[LiveServer]:
-    live = LiveServer(database_url, tmp_path / "server.log")
-    live.start()
-    try:
-        yield live
-    finally:
-        live.stop()
 
 
 def ledger(database_url: str, accounts: list[str]) -> list[int]:

@@ -45,12 +45,8 @@ def wait_until_gone(pids: set[int], limit: float = 10) -> set[int]:
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[LiveServer]:
-    live = LiveServer(f"sqlite+aiosqlite:///{tmp_path / 'cardroom.db'}", tmp_path / "server.log")
-    live.start()
-    try:
+    with LiveServer(f"sqlite+aiosqlite:///{tmp_path / 'cardroom.db'}", tmp_path / "server.log") as live:
         yield live
-    finally:
-        live.stop()
 
 
 def start_a_bot(server: LiveServer) -> set[int]:

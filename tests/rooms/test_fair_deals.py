@@ -102,9 +102,7 @@ def test_the_verifier_command_checks_a_real_match_and_catches_a_forged_deck(tmp_
     database = tmp_path / "fair.db"
     database.write_bytes(sqlite_template.read_bytes())
     url = f"sqlite+aiosqlite:///{database}"
-    server = LiveServer(url, tmp_path / "server.log")
-    server.start()
-    try:
+    with LiveServer(url, tmp_path / "server.log") as server:
         player = LiveClient(server, "Verifier")
         room = server.post("/api/rooms", {"game": "hazari", "options": {"target": 90}}, player.token)
         player.connect(room["id"])
@@ -124,8 +122,6 @@ def test_the_verifier_command_checks_a_real_match_and_catches_a_forged_deck(tmp_
         forged = verify_command(server, match_id)
         assert forged.returncode == 1
         assert "FAIL deal 1: the deck is not the one the seeds give" in forged.stdout
-    finally:
-        server.stop()
 
 
 def verify_command(server: LiveServer, match_id: str) -> subprocess.CompletedProcess[str]:

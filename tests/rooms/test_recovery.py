@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from support.hasenpfeffer import FORCED, STANDARD_SET, STANDARD_SIX, THROWN_IN
 from support.hazari import deck_giving
-from support.live import LiveClient, LiveServer, call_up, seat_live, server
-
-__all__ = ["server"]
+from support.live import LiveClient, LiveServer, call_up, seat_live
 
 
 def test_a_hazari_match_survives_sigkill(server: LiveServer) -> None:
@@ -15,10 +13,7 @@ def test_a_hazari_match_survives_sigkill(server: LiveServer) -> None:
     decks = [deck_giving(1, dealer=0), deck_giving(0, dealer=1), deck_giving(1, dealer=2)]
     room = server.post("/api/rooms", {"game": "hazari", "options": {
         "target": 700, "decks": decks, "first_dealer": 0}}, players[0].token)
-    for seat, player in enumerate(players):
-        player.connect(room["id"])
-        player.send({"type": "sit", "seat": seat})
-        player.state_where(lambda m, s=seat, p=player: m["room"]["seats"][s]["player_id"] == p.id)
+    seat_live(players, room["id"])
     players[0].send({"type": "start"})
     for player in players:
         call_up(player, 1)

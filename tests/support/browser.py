@@ -50,12 +50,11 @@ def watch_policy_violations(context: BrowserContext) -> list[str]:
     return violations
 
 
-def start_server(folder: Path, **settings: str) -> LiveServer:
-    """``cardroom serve`` in test mode on a free port, with a fresh SQLite database in ``folder``."""
-    server = LiveServer(f"sqlite+aiosqlite:///{folder / 'cardroom.db'}", folder / "server.log",
-                        **{**SERVER_SETTINGS, **settings})
-    server.start()
-    return server
+def browser_server(folder: Path, **settings: str) -> LiveServer:
+    """``cardroom serve`` in test mode on a free port, with a fresh SQLite database in ``folder``
+    (started by ``with``)."""
+    return LiveServer(f"sqlite+aiosqlite:///{folder / 'cardroom.db'}", folder / "server.log",
+                      **{**SERVER_SETTINGS, **settings})
 
 
 def laid_out(page: Page) -> None:

@@ -9,13 +9,12 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 import httpx2 as httpx
-import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from support.hazari import GROUPS, deck_giving, hand_text
@@ -34,7 +33,8 @@ def free_port() -> int:
 
 
 class LiveServer:
-    """``cardroom serve`` on a free port; ``kill()`` sends SIGKILL, ``start()`` starts it again."""
+    """``cardroom serve`` on a free port, started by ``with``; ``kill()`` sends SIGKILL, ``start()``
+    starts it again, and leaving the ``with`` stops it whatever it is doing."""
 
     def __init__(self, database_url: str, log: Path, **settings: str) -> None:
         self.port = free_port()
@@ -60,6 +60,13 @@ class LiveServer:
                 time.sleep(0.1)
         ended = f"exited with {self.process.returncode}" if self.process.poll() is not None else "is not up"
         raise AssertionError(f"the server {ended}: {self.log.read_text()[-2000:]}")
+
+    def __enter__(self) -> LiveServer:
+        self.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.stop()
 
     def kill(self) -> None:
         assert self.process is not None
@@ -129,16 +136,6 @@ class LiveClient:
         if self.last_state is not None and predicate(self.last_state):
             return self.last_state
         return self.until(lambda m: m["type"] == "state" and predicate(m), timeout)
-
-
-@pytest.fixture
-def server(database_url: str, tmp_path: Path) -> Iterator[LiveServer]:
-    live = LiveServer(database_url, tmp_path / "server.log")
-    live.start()
-    try:
-        yield live
-    finally:
-        live.stop()
 
 
 def call_up(player: LiveClient, deal: int) -> None:

@@ -15,7 +15,7 @@ from app.db.history import match_detail
 from app.games.base import Seating
 from app.games.cards import parse_cards
 from app.games.registry import ENGINES
-from app.games.replay import face_up_view, replay_views, seat_view
+from app.games.replay import face_up_view, replay_views
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])
 
@@ -67,7 +67,7 @@ async def read_replay(
     log = [(entry["seat"], entry["action"]) for entry in detail["actions"]]
 
     def show(state: Any) -> dict[str, Any]:
-        return face_up_view(engine, state, players) if seat is None else seat_view(engine, state, seat)
+        return face_up_view(engine, state, players) if seat is None else engine.view(state, seat)
 
     before, replayed = replay_views(engine, detail["options"], seating, decks, log, shown, show)
     steps = [ReplayStep(number=index + 1, seq=detail["actions"][index]["seq"], seat=step.seat,

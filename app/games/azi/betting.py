@@ -21,9 +21,10 @@ from app.games.azi.state import (
     wrong_phase,
 )
 from app.games.base import JSON, IllegalAction
+from app.games.events import Event
 
 
-def start_betting(state: AziState, events: list[JSON]) -> Step:
+def start_betting(state: AziState, events: list[Event]) -> Step:
     """AZ-7.1: the first participant after the button who can afford the minimum bet opens; if
     nobody can, there is no betting and the first participant after the button leads."""
     zeros = per_seat(state.seats, 0)
@@ -159,8 +160,9 @@ def _bid(state: AziState, seat: int, to: int, reason: str, raises: int) -> Step:
     state = evolve(state, **changes, bets=put_at(state.bets, seat, to),
                    bids=put_at(state.bids, seat, state.bids[seat] + 1), high=to, high_bidder=seat,
                    raises=state.raises + raises, **_answered_by(state, seat, answer))
-    key = "amount" if reason == "bet" else "to"
-    return state, [chips_event(seat, -amount, reason), {"type": reason, "seat": seat, key: to}]
+    made: Event = ({"type": "bet", "seat": seat, "amount": to} if reason == "bet"
+                   else {"type": "raise", "seat": seat, "to": to})
+    return state, [chips_event(seat, -amount, reason), made]
 
 
 def _call(state: AziState, seat: int) -> Step:
@@ -190,7 +192,7 @@ def _answered_by(state: AziState, seat: int, pending: tuple[int, ...]) -> dict[s
     return {"pending": pending, "turn": turn}
 
 
-def _next(state: AziState, events: list[JSON]) -> Step:
+def _next(state: AziState, events: list[Event]) -> Step:
     """AZ-7.4: a lone survivor takes the pot unseen (AZ-12); when nobody is due to act, the high
     bidder leads (AZ-7.5); else the seat whose turn the action made it bets next."""
     in_deal = state.in_deal

@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 from app.games.azi.state import AziState, Phase, Step, evolve
-from app.games.base import JSON, Outcome
+from app.games.base import Outcome
+from app.games.events import Event
 
 
-def end_if_short(state: AziState, events: list[JSON]) -> Step:
+def end_if_short(state: AziState, events: list[Event]) -> Step:
     """AZ-15: the table stops when fewer than two seated players can pay the ante."""
     if sum(state.can_pay_ante(seat) for seat in range(state.seats)) >= 2:
         return state, events
     return end_match(state, events, "players")
 
 
-def end_match(state: AziState, events: list[JSON], reason: str) -> Step:
+def end_match(state: AziState, events: list[Event], reason: str) -> Step:
     state = evolve(state, phase=Phase.MATCH_OVER, end_reason=reason, turn=None)
-    events.append({"type": "match_end", "reason": reason, **match_outcome(state).to_json()})
+    outcome = match_outcome(state)
+    events.append({"type": "match_end", "reason": reason, "winners": list(outcome.winners),
+                   "totals": list(outcome.totals)})
     return state, events
 
 

@@ -24,9 +24,10 @@ from app.games.azi.tricks import (
 )
 from app.games.base import JSON, IllegalAction
 from app.games.cards import Card
+from app.games.events import Event
 
 
-def start_play(state: AziState, leader: int, events: list[JSON]) -> Step:
+def start_play(state: AziState, leader: int, events: list[Event]) -> Step:
     """The first trick is led by ``leader`` (AZ-7.5: the high bidder)."""
     events.append({"type": "play_start", "leader": leader})
     return evolve(state, phase=Phase.PLAY, leader=leader, turn=leader, pending=(), trick=()), events
@@ -59,7 +60,7 @@ def apply_play(state: AziState, seat: int, action: AziAction) -> Step:
     played = {"hands": put_at(state.hands, seat, tuple(held for held in state.hands[seat]
                                                        if held != card)),
               "played": (*state.played, (seat, card))}
-    events: list[JSON] = [{"type": "play", "seat": seat, "card": TEXT[card]}]
+    events: list[Event] = [{"type": "play", "seat": seat, "card": TEXT[card]}]
     in_deal = state.in_deal
     if len(trick) < len(in_deal):
         return evolve(state, played, trick=trick, turn=state.next_clockwise(seat, in_deal)), events
@@ -78,7 +79,7 @@ def _refusal(state: AziState, seat: int, card: Card) -> IllegalAction:
 
 
 def _close_trick(state: AziState, played: Mapping[str, object], trick: tuple[tuple[int, Card], ...],
-                 events: list[JSON]) -> Step:
+                 events: list[Event]) -> Step:
     """AZ-8/AZ-9: the last card of ``trick`` was ``played``; the winner leads next; two tricks win
     the game, three single tricks are an Azi."""
     assert state.exposed is not None

@@ -18,7 +18,7 @@ from collections.abc import Collection, Sequence
 from app.games.azi.options import RETURNED, TO_POT
 from app.games.azi.outcome import end_if_short
 from app.games.azi.state import AziState, GameResult, Phase, Step, chips_event, deal_end, evolve, per_seat
-from app.games.base import JSON
+from app.games.events import Event
 
 
 def settle(contributions: Sequence[int], dead: int, winner: int,
@@ -60,7 +60,7 @@ def _check(contributions: Sequence[int], dead: int, winner: int, folded: Collect
         raise ValueError(f"folded_excess must be {RETURNED!r} or {TO_POT!r}, got {folded_excess!r}")
 
 
-def award_pot(state: AziState, winner: int, reason: str, events: list[JSON]) -> Step:
+def award_pot(state: AziState, winner: int, reason: str, events: list[Event]) -> Step:
     """AZ-11/AZ-12: settle the pot with ``winner``; the game ends (AZ-4)."""
     folded = [seat for seat in range(state.seats) if state.folded[seat]]
     pot, dead = state.pot, state.dead_money

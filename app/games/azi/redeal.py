@@ -16,9 +16,10 @@ from app.games.azi.state import (
     wrong_phase,
 )
 from app.games.base import JSON, IllegalAction, NotYourTurn
+from app.games.events import Event
 
 
-def declare_azi(state: AziState, events: list[JSON]) -> Step:
+def declare_azi(state: AziState, events: list[Event]) -> Step:
     """AZ-9/AZ-13: three players with one trick each. The pot is carried over as dead money, the
     one-trick players replay for free, the others are offered the buy-in in clockwise order."""
     pot = state.pot
@@ -63,7 +64,7 @@ def apply_buy_in(state: AziState, seat: int, action: AziAction) -> Step:
     _check_offer(state, seat)
     if not isinstance(action, BuyIn | Decline):
         raise wrong_phase(state, action.to_json())
-    events: list[JSON] = []
+    events: list[Event] = []
     bought = isinstance(action, BuyIn)
     if bought:
         price = state.buy_in_price

@@ -15,6 +15,7 @@ from app.games.azi.options import AziOptions
 from app.games.azi.ranking import is_six_on_scene
 from app.games.base import JSON, IllegalAction, NotYourTurn
 from app.games.cards import Card
+from app.games.events import ChipsMoved, DealEnd, Event, GameSummary
 
 
 class Phase(Enum):
@@ -39,7 +40,7 @@ class GameResult:
     net: tuple[int, ...]
     deals: int
 
-    def to_json(self) -> JSON:
+    def to_json(self) -> GameSummary:
         return {"number": self.number, "winner": self.winner, "reason": self.reason,
                 "pot": self.pot, "payouts": list(self.payouts), "net": list(self.net),
                 "deals": self.deals}
@@ -189,7 +190,7 @@ def put_at(values: tuple[Any, ...], seat: int, value: Any) -> tuple[Any, ...]:
     return (*values[:seat], value, *values[seat + 1:])
 
 
-Step = tuple[AziState, list[JSON]]
+Step = tuple[AziState, list[Event]]
 """A new state and the events on the way to it."""
 
 
@@ -229,7 +230,7 @@ def wrong_phase(state: AziState, action: JSON) -> IllegalAction:
                          code="action/wrong_phase")
 
 
-def chips_event(seat: int, delta: int, reason: str) -> JSON:
+def chips_event(seat: int, delta: int, reason: str) -> ChipsMoved:
     """One change of a stack; ``delta`` < 0 puts chips into the pot."""
     return {"type": "chips", "seat": seat, "delta": delta, "reason": reason}
 
@@ -241,12 +242,12 @@ def paid_in(state: AziState, seat: int, amount: int) -> dict[str, tuple[int, ...
             "contributions": add_at(state.contributions, seat, amount)}
 
 
-def pay_in(state: AziState, seat: int, amount: int, reason: str) -> tuple[AziState, JSON]:
+def pay_in(state: AziState, seat: int, amount: int, reason: str) -> tuple[AziState, ChipsMoved]:
     """``seat`` puts ``amount`` chips of his stack into the pot as this deal's contribution."""
     return evolve(state, **paid_in(state, seat, amount)), chips_event(seat, -amount, reason)
 
 
-def deal_end(state: AziState, points: tuple[int, ...], detail: JSON) -> JSON:
+def deal_end(state: AziState, points: tuple[int, ...], detail: JSON) -> DealEnd:
     """The ``deal_end`` event of the contract: each seat's net chips in the deal, and how it ended."""
     detail = {**detail, "game": state.game_number, "redeal": state.redeal,
               "contributions": list(state.contributions), "buy_ins": list(state.buy_ins),

@@ -22,6 +22,7 @@ from app.games.azi.state import (
 )
 from app.games.base import JSON, GameOver, IllegalAction, InvalidOptions, NotYourTurn, Seating
 from app.games.cards import Card, check_deck
+from app.games.events import Event
 
 MIN_SEATS = 2
 MAX_SEATS = 6
@@ -67,7 +68,7 @@ def deal(state: AziState, deck: Sequence[Card]) -> Step:
         raise IllegalAction(f"no deal is due in the {state.phase.value} phase", code="deal/not_due")
     if len(deck) != len(DECK) or not DECK_SET.issubset(deck):
         check_deck(deck, DECK)
-    events: list[JSON] = []
+    events: list[Event] = []
     if not state.redeal:
         state, events = _begin_game(state)
     order = state.clockwise_after(state.button, state.participants)
@@ -96,7 +97,7 @@ def _begin_game(state: AziState) -> Step:
     payers = tuple(seat for seat in range(state.seats) if state.can_pay_ante(seat))
     stake = state.options.stake
     game_number = state.game_number + 1
-    events: list[JSON] = [{"type": "game_start", "number": game_number, "button": button,
+    events: list[Event] = [{"type": "game_start", "number": game_number, "button": button,
                            "participants": list(payers),
                            "sitting_out": [seat for seat in range(state.seats)
                                            if seat not in payers and not state.left[seat]]}]
@@ -158,7 +159,7 @@ def apply_discard(state: AziState, seat: int, action: AziAction) -> Step:
     state = evolve(state, hands=put_at(state.hands, seat, tuple(card for card in hand
                                                                 if card != action.card)),
                    discards=put_at(state.discards, seat, action.card))
-    events: list[JSON] = [{"type": "discard", "seat": seat}]
+    events: list[Event] = [{"type": "discard", "seat": seat}]
     if any(state.discards[other] is None for other in state.participants):
         return state, events
     return start_betting(state, events)
@@ -198,7 +199,7 @@ def close(state: AziState, during_game: bool = False) -> Step:
     if not during_game:
         raise IllegalAction("the table can be closed only between games",
                             code="table/not_between_games")
-    events = [chips_event(seat, begun - held, "refund")
+    events: list[Event] = [chips_event(seat, begun - held, "refund")
               for seat, (begun, held) in enumerate(zip(state.game_stacks, state.stacks, strict=True))
               if begun > held]
     zeros = per_seat(state.seats, 0)

@@ -6,6 +6,7 @@ import random
 
 from app.games.base import JSON, IllegalAction, Transition
 from app.games.cards import JOKER
+from app.games.events import Event
 from app.games.hasenpfeffer.actions import (
     BIG_PEPPER,
     LITTLE_PEPPER,
@@ -92,7 +93,7 @@ def _is_unbeatable(state: HasenpfefferState, value: BidValue) -> bool:
 def _after_call(state: HasenpfefferState, call: Call) -> Transition[HasenpfefferState]:
     auction = state.auction + (call,)
     passed = {entry.seat for entry in auction if entry.bid is None}
-    event: JSON = ({"type": "pass", "seat": call.seat} if call.bid is None
+    event: Event = ({"type": "pass", "seat": call.seat} if call.bid is None
                    else {"type": "bid", "seat": call.seat, "value": call.bid})
     if call.bid is not None and (len(passed) == SEATS - 1 or _is_unbeatable(state, call.bid)):
         return _close(evolve(state, auction=auction), call.seat, call.bid, False, (event,))
@@ -107,23 +108,23 @@ def _after_call(state: HasenpfefferState, call: Call) -> Transition[Hasenpfeffer
 
 
 def _everybody_passed(state: HasenpfefferState,
-                      events: tuple[JSON, ...]) -> Transition[HasenpfefferState]:
+                      events: tuple[Event, ...]) -> Transition[HasenpfefferState]:
     """The Joker holder reveals it and must play a contract of 3 (also in the pepper form, HP-11);
     if the Joker is the widow the deal is thrown in (HP-6)."""
     holder = next((seat for seat in range(SEATS) if JOKER in state.hands[seat]), None)
     if holder is None:
         return throw_in(state, events)
-    forced: JSON = {"type": "joker_forced", "seat": holder}
+    forced: Event = {"type": "joker_forced", "seat": holder}
     return _close(evolve(state, forced=True), holder, FORCED_CONTRACT, True, events + (forced,))
 
 
 def _close(state: HasenpfefferState, bidder: int, contract: BidValue, forced: bool,
-           events: tuple[JSON, ...]) -> Transition[HasenpfefferState]:
+           events: tuple[Event, ...]) -> Transition[HasenpfefferState]:
     """The auction is won: the bidder picks up the widow at once, to name trump next (HP-7)."""
     assert state.widow is not None
     hands = list(state.hands)
     hands[bidder] = tuple(sorted(hands[bidder] + (state.widow,), key=SORT_KEYS.__getitem__))
     after = evolve(state, phase=TRUMP, speaker=None, bidder=bidder, contract=contract,
                    forced=forced, hands=tuple(hands))
-    won: JSON = {"type": "auction_end", "bidder": bidder, "contract": contract, "forced": forced}
+    won: Event = {"type": "auction_end", "bidder": bidder, "contract": contract, "forced": forced}
     return Transition(after, events + (won, {"type": "widow_taken", "seat": bidder}))

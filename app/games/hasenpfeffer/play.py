@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from app.games.base import JSON, IllegalAction, Transition
 from app.games.cards import SUITS, Card, card_texts
+from app.games.events import Event
 from app.games.hasenpfeffer.actions import (
     Discard,
     HasenpfefferAction,
@@ -100,7 +101,7 @@ def apply_play(state: HasenpfefferState, seat: int,
     hands = list(state.hands)
     hands[seat] = hand[:place] + hand[place + 1:]
     trick = trick + (card,)
-    event: JSON = {"type": "play", "seat": seat, "card": TEXT[card]}
+    event: Event = {"type": "play", "seat": seat, "card": TEXT[card]}
     if len(trick) < SEATS:
         return Transition(evolve(state, hands=tuple(hands), trick=trick), (event,))
     return _complete_trick(state, tuple(hands), trick, event)
@@ -135,7 +136,7 @@ def _follow_rejection(state: HasenpfefferState, seat: int, card: Card) -> Illega
 
 
 def _complete_trick(state: HasenpfefferState, hands: tuple[tuple[Card, ...], ...],
-                    trick: tuple[Card, ...], event: JSON) -> Transition[HasenpfefferState]:
+                    trick: tuple[Card, ...], event: Event) -> Transition[HasenpfefferState]:
     """The highest trump, else the highest card of the led suit, wins; its player leads next
     (HP-8). After the sixth trick the deal is scored (HP-9)."""
     assert state.trump is not None
@@ -144,7 +145,7 @@ def _complete_trick(state: HasenpfefferState, hands: tuple[tuple[Card, ...], ...
     tricks = (state.tricks[0] + 1, state.tricks[1]) if team == 0 else (
         state.tricks[0], state.tricks[1] + 1)
     number = tricks[0] + tricks[1]
-    done: JSON = {"type": "trick", "number": number, "leader": state.leader,
+    done: Event = {"type": "trick", "number": number, "leader": state.leader,
                   "cards": [TEXT[card] for card in trick], "winner": winner, "team": team}
     after = evolve(state, hands=hands, trick=(),
                    completed=state.completed + (Trick(state.leader, trick, winner),),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from app.games.base import JSON, Transition
+from app.games.events import Event
 from app.games.hasenpfeffer.actions import BidValue, bid_stake, bid_tricks
 from app.games.hasenpfeffer.state import (
     FINISHED,
@@ -67,7 +68,7 @@ def score_deal(state: HasenpfefferState) -> Transition[HasenpfefferState]:
         "discard": None if state.discard is None else str(state.discard),
         "made": state.tricks[team] >= bid_tricks(state.contract),
     }
-    events: list[JSON] = [{"type": "deal_end", "number": state.deal_number,
+    events: list[Event] = [{"type": "deal_end", "number": state.deal_number,
                            "points": list(points), "detail": detail}]
     if winner is None:
         after = evolve(state, phase=NEEDS_DEAL, scores=scores,
@@ -79,9 +80,9 @@ def score_deal(state: HasenpfefferState) -> Transition[HasenpfefferState]:
 
 
 def throw_in(state: HasenpfefferState,
-             events: tuple[JSON, ...]) -> Transition[HasenpfefferState]:
+             events: tuple[Event, ...]) -> Transition[HasenpfefferState]:
     """All four passed and the Joker is the widow: no score, the deal passes left (HP-6)."""
-    end: JSON = {
+    end: Event = {
         "type": "deal_end", "number": state.deal_number, "points": [0, 0],
         "detail": {"contract": None, "bidder": None, "team": None, "trump": None,
                    "tricks": [0, 0], "forced": False, "thrown_in": True, "discard": None,

@@ -22,6 +22,7 @@ from app.games.base import (
     read_options,
 )
 from app.games.cards import Card, card_texts, check_deck, standard_deck
+from app.games.events import Event, RoundShown
 from app.games.hazari.actions import HazariAction, Up, action_to_json, parse_action, parse_draft
 from app.games.hazari.arrangements import (
     GROUP_SIZES,
@@ -206,7 +207,8 @@ class HazariEngine:
         piles = list(state.piles)
         piles[winner] += taken
         new = state.but(rounds=(*state.rounds, rnd), piles=tuple(piles))
-        events: tuple[JSON, ...] = ({"type": "round", **rnd.to_json()},)
+        shown: RoundShown = {"type": "round", **rnd.to_json()}
+        events: tuple[Event, ...] = (shown,)
         if number < ROUNDS:
             return Transition(new, events)
         scored = self._score_deal(new)
@@ -217,7 +219,7 @@ class HazariEngine:
         points = tuple(cards_points(pile) for pile in state.piles)
         scores = tuple(total + won for total, won in zip(state.scores, points, strict=True))
         rounds_won = [sum(1 for rnd in state.rounds if rnd.winner == s) for s in range(SEATS)]
-        events: list[JSON] = [{"type": "deal_end", "number": state.deal_number, "points": list(points),
+        events: list[Event] = [{"type": "deal_end", "number": state.deal_number, "points": list(points),
                                "detail": {"dealer": state.dealer, "rounds_won": rounds_won,
                                           "scores": list(scores)}}]
         winners = _match_winners(state.rules, scores)

@@ -8,6 +8,7 @@ from typing import Any
 
 from app.games.base import JSON
 from app.games.cards import Card
+from app.games.events import RoundSummary
 from app.games.hazari.arrangements import Groups
 from app.games.hazari.combos import CARD_TEXT, best_triple, category_name, unpack
 
@@ -59,7 +60,7 @@ class Round:
     winner: int
     points: int
 
-    def to_json(self) -> JSON:
+    def to_json(self) -> RoundSummary:
         return {"number": self.number, "leader": self.leader,
                 "plays": [play.to_json() for play in self.plays],
                 "winner": self.winner, "points": self.points}

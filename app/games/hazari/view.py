@@ -24,7 +24,7 @@ import numpy.typing as npt
 from app.games.base import JSON
 from app.games.cards import Card
 from app.games.hazari.arrangements import QUAD_TRIPLES, hand_keys
-from app.games.hazari.combos import CARD_TEXT, cards_points
+from app.games.hazari.combos import CARD_TEXT, cards_points, category_of, key_of
 from app.games.hazari.state import HazariState, Phase
 
 DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
@@ -92,13 +92,16 @@ def view(state: HazariState, seat: int | None) -> JSON:
 
 
 def _own(state: HazariState, seat: int, exposed: frozenset[Card]) -> JSON:
-    """The seat's own part: its hand, its arrangement, and its groups' names while they matter."""
+    """The seat's own part: its hand, its arrangement with each group's HZ-5 category (1 Indi ..
+    6 Troy), and its groups' names while they matter."""
     groups = state.arrangements[seat]
     own: JSON = {
         "seat": seat,
         "hand": [CARD_TEXT[card] for card in state.hands[seat] if card not in exposed],
         "arrangement": None if groups is None else [[CARD_TEXT[card] for card in g] for g in groups],
     }
+    if groups is not None:
+        own["arrangement_categories"] = [category_of(key_of(group)).value for group in groups]
     if state.phase in (Phase.ARRANGING, Phase.SHOWING):
         own["combinations"] = hand_combinations(state.hands[seat])
     return own
