@@ -61,6 +61,9 @@ HEAD = 60
 TYPE = re.compile(rb'"type":\s*"(\w+)"')
 VERSION = re.compile(rb'"version":\s*(\d+)')
 OFFERS_MOVES = re.compile(rb'"legal":\s*\[\s*[^\]\s]')
+# A deal has ended and the next waits for the players: each says at once that he is ready, as a player
+# who has seen the result clicks on.
+NEXT_DEAL_WAITS = re.compile(rb'"next_deal":\s*\{')
 T = TypeVar("T")
 Item = TypeVar("Item")
 
@@ -85,8 +88,10 @@ def start_server(port: int, pg_host: str, log: Path) -> subprocess.Popen[bytes]:
     env = {**os.environ,
            "CARDROOM_DATABASE_URL": f"postgresql+asyncpg://postgres@{pg_host}:5432/{DATABASE}",
            "CARDROOM_PORT": str(port), "CARDROOM_REVEAL_PAUSE": "0", "CARDROOM_BOT_DELAY": "0",
-           "CARDROOM_SEED_WAIT": "0", "CARDROOM_DEAL_PAUSE_SECONDS": "0",
-           "CARDROOM_MAX_CONNECTIONS_PER_IP": "100000",
+           "CARDROOM_SEED_WAIT": "0", "CARDROOM_MAX_CONNECTIONS_PER_IP": "100000",
+           # The rooms' players leave when the moves are measured; without a long grace the autopilot
+           # would take their seats a minute later and play on at full speed during the baselines.
+           "CARDROOM_GRACE_PERIOD": "3600",
            "CARDROOM_MAX_ROOMS_PER_PLAYER": "100000", "CARDROOM_GUESTS_PER_HOUR": "100000",
            "CARDROOM_BENCH_ENDPOINTS": "1",
            "CARDROOM_LOG_LEVEL": "warning"}
@@ -236,6 +241,7 @@ class Room:
     last_move: float = 0.0
     pending: dict[int, tuple[float, set[int]]] = field(default_factory=dict)
     sent_refs: set[str] = field(default_factory=set)
+    ready_sent: set[tuple[int, int]] = field(default_factory=set)
     # A move offered before the clock started, by seat: made as soon as it does.
     offers: dict[int, dict[str, Any]] = field(default_factory=dict)
     seated: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
@@ -278,7 +284,7 @@ class Play:
             return
         kind, version = TYPE.search(data, 0, HEAD), VERSION.search(data, 0, HEAD)
         if (self.playing and kind is not None and kind[1] == b"state" and version is not None
-                and not OFFERS_MOVES.search(data)):
+                and not OFFERS_MOVES.search(data) and not NEXT_DEAL_WAITS.search(data)):
             self.state_seen(room, seat, int(version[1]))
             return
         message = loads(data)
@@ -302,7 +308,11 @@ class Play:
         if not self.playing and not room.seated.done() and all(
                 occupant["player_id"] for occupant in state["room"]["seats"]):
             room.seated.set_result(None)
-        if not state["legal"] or state["view"]["phase"] == "waiting":
+        view = state["view"]
+        if view.get("next_deal") is not None and (view["deal_number"], seat) not in room.ready_sent:
+            room.ready_sent.add((view["deal_number"], seat))
+            room.sockets[seat].send(b'{"type": "next_deal"}')
+        if not state["legal"] or view["phase"] == "waiting":
             return
         if self.playing:
             self.offer(room, seat, state)

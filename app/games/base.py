@@ -208,6 +208,12 @@ class Engine(Protocol[S, A]):
     def chips(self) -> MoneyRules[S] | None:
         """The money rules of a game played for chips; None for a game without chips."""
 
+    @property
+    def drafts(self) -> Callable[[S, int, Any], list[list[str]]] | None:
+        """For a game whose decision is an arrangement made over time (Hazari): the check of a seat's
+        arrangement in the making, ``check(state, seat, raw_groups)``, which answers the groups as card
+        texts or raises a :class:`Rejection`; None for the other games."""
+
     def full_deck(self) -> tuple[Card, ...]:
         """Every card of the game's pack, in a fixed order."""
 

@@ -14,7 +14,6 @@ from app.games.base import InvalidAction
 SUITS = ("S", "H", "D", "C")
 RANK_NAMES = {2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "10",
               11: "J", 12: "Q", 13: "K", 14: "A"}
-RANK_VALUES = {name: value for value, name in RANK_NAMES.items()}
 JOKER_RANK = 15
 JOKER_TEXT = "JK"
 

@@ -251,7 +251,7 @@ class Room:
         starting afresh. Only that seat's connections are told (the room's version stays)."""
         async with self.lock:
             seat = self._acting_seat(conn)
-            check = getattr(self.engine, "check_draft", None)
+            check = self.engine.drafts
             if check is None:
                 raise RoomError(f"{self.engine.title} has no arrangement to draft", code="room/no_draft")
             self.drafts[seat] = check(self.state, seat, groups)

@@ -65,6 +65,7 @@ class AziEngine:
     min_seats = table.MIN_SEATS
     max_seats = table.MAX_SEATS
     option_specs: tuple[OptionSpec, ...] = azi_options.OPTION_SPECS
+    drafts = None
 
     @property
     def chips(self) -> MoneyRules[AziState]:

@@ -112,10 +112,6 @@ class AziState:
     def stack(self, seat: int) -> int:
         return self.stacks[seat]
 
-    def contribution(self, seat: int) -> int:
-        """Chips ``seat`` put in during the current deal (ante and bets, AZ-10)."""
-        return self.contributions[seat]
-
     @property
     def last_trick(self) -> tuple[tuple[int, Card], ...]:
         return self.tricks[-1][1] if self.tricks else ()
@@ -240,11 +236,6 @@ def paid_in(state: AziState, seat: int, amount: int) -> dict[str, tuple[int, ...
     contribution (for :func:`evolve`)."""
     return {"stacks": add_at(state.stacks, seat, -amount),
             "contributions": add_at(state.contributions, seat, amount)}
-
-
-def pay_in(state: AziState, seat: int, amount: int, reason: str) -> tuple[AziState, ChipsMoved]:
-    """``seat`` puts ``amount`` chips of his stack into the pot as this deal's contribution."""
-    return evolve(state, **paid_in(state, seat, amount)), chips_event(seat, -amount, reason)
 
 
 def deal_end(state: AziState, points: tuple[int, ...], detail: JSON) -> DealEnd:

@@ -98,6 +98,7 @@ class HasenpfefferEngine:
     max_seats: int = SEATS
     option_specs: tuple[OptionSpec, ...] = OPTION_SPECS
     chips = None
+    drafts = None
 
     def full_deck(self) -> tuple[Card, ...]:
         return DECK

@@ -55,7 +55,6 @@ class TrumpOrder:
     """Everything the rules say about cards once ``trump`` is named (HP-3, HP-8)."""
 
     def __init__(self, trump: str) -> None:
-        self.trump_suit = trump
         self.trump = SUIT_INDEX[trump]
         self.orders = {suit: _suit_order(suit, trump) for suit in SUITS}
         """The cards of each effective suit, high to low."""
@@ -143,6 +142,7 @@ def follow_reason(led_suit: str, trump: str) -> str:
 
 
 def _sort_key(card: Card) -> tuple[int, int]:
+    """A fixed display order: the Joker first, then spades, hearts, diamonds, clubs, high to low."""
     if card.is_joker:
         return (-1, 0)
     return (SUITS.index(card.suit), -card.rank)
@@ -150,7 +150,3 @@ def _sort_key(card: Card) -> tuple[int, int]:
 
 SORT_KEYS = {card: _sort_key(card) for card in DECK}
 
-
-def sort_key(card: Card) -> tuple[int, int]:
-    """A fixed display order: the Joker first, then spades, hearts, diamonds, clubs, high to low."""
-    return SORT_KEYS[card]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import chain
 from typing import Any
 
@@ -155,6 +155,10 @@ class HazariEngine:
         if state.arrangements[seat] is not None:
             raise IllegalAction(f"seat {seat} has already called up; the arrangement is locked (HZ-4)",
                                 code="action/already_up")
+
+    @property
+    def drafts(self) -> Callable[[HazariState, int, Any], list[list[str]]]:
+        return self.check_draft
 
     def check_draft(self, state: HazariState, seat: int, raw: Any) -> list[list[str]]:
         """A seat's arrangement in the making (``arrangements.check_draft``), as card texts."""
