@@ -13,11 +13,13 @@ version still matches it.
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from app.games.base import JSON
 from app.games.driver import DealNeeded
-from app.rooms.frames import encode_frame
+from app.rooms.frames import encode_frame, encode_json
 from app.rooms.notices import timeout_text, timeout_text_for_others
 from app.rooms.occupant import Occupant
 from app.rooms.rematch import RematchOffer
@@ -29,6 +31,24 @@ if TYPE_CHECKING:
 log = logging.getLogger("app.rooms.room")  # a room's lines, from any of its parts (docs/operations.md)
 
 WAITING_VIEW: JSON = {"phase": "waiting", "to_act": [], "hand": [], "scores": []}
+
+
+@dataclass
+class SharedState:
+    """What the ``state`` message of every connection has in common; ``head``, the start of every
+    such frame, is encoded once."""
+
+    version: int
+    room: JSON
+    fairness: JSON | None
+    deadlines: dict[int, float]
+    next_deal: JSON | None
+
+    @cached_property
+    def head(self) -> str:
+        """``{"type":"state","version":..,"room":..,"fairness":..`` without its closing brace."""
+        return encode_frame({"type": "state", "version": self.version, "room": self.room,
+                             "fairness": self.fairness})[:-1]
 
 
 class FanOut:
@@ -92,13 +112,11 @@ class FanOut:
             return None
         return (self.room.rematch_offer or RematchOffer(deadline=None)).to_json()
 
-    def shared_state(self) -> JSON:
-        """What the ``state`` message of every connection has in common."""
+    def shared_state(self) -> SharedState:
         room = self.room
         pause = room.deal_pause
-        return {"version": room.version, "room": self.public_json(), "fairness": self._fairness(),
-                "deadlines": room.turn_clock.deadlines(),
-                "next_deal": None if pause is None else pause.to_json(room.presence.people_present())}
+        return SharedState(room.version, self.public_json(), self._fairness(), room.turn_clock.deadlines(),
+                           None if pause is None else pause.to_json(room.presence.people_present()))
 
     def _fairness(self) -> JSON | None:
         room = self.room
@@ -106,19 +124,18 @@ class FanOut:
             return None
         return room.dealer.to_json(room.deals + 1 if isinstance(room.due(), DealNeeded) else room.deals)
 
-    def state_message(self, seat: int | None, shared: JSON) -> str:
+    def state_message(self, seat: int | None, shared: SharedState) -> str:
         room = self.room
         if room.state is None:
             view, legal = WAITING_VIEW, []
         else:
-            deadlines = shared["deadlines"]
+            deadlines = shared.deadlines
             view = self.seat_view(seat)
             legal = [] if seat is None else room.engine.legal_actions(room.state, seat)
             view["deadlines"] = deadlines
             view["deadline"] = deadlines.get(seat) if seat is not None else None
-            view["next_deal"] = shared["next_deal"]
-        return encode_frame({"type": "state", "version": shared["version"], "room": shared["room"],
-                             "view": view, "legal": legal, "fairness": shared["fairness"]})
+            view["next_deal"] = shared.next_deal
+        return f'{shared.head},"view":{encode_json(view)},"legal":{encode_json(legal)}}}'
 
     def seat_view(self, seat: int | None) -> JSON:
         """The game's view of ``seat``, with the seat's own draft (never shown to anyone else)."""
@@ -128,7 +145,7 @@ class FanOut:
             view["draft"] = room.drafts[seat]
         return view
 
-    def _state_frame(self, seat: int | None, shared: JSON) -> str | None:
+    def _state_frame(self, seat: int | None, shared: SharedState) -> str | None:
         try:
             return self.state_message(seat, shared)
         except Exception:

@@ -21,29 +21,47 @@ _WIDOW_PHASES = (TRUMP, DISCARD)
 
 
 def view(state: HasenpfefferState, seat: int | None) -> JSON:
-    """The table as ``seat`` sees it (``None``: a spectator, who sees no hidden card)."""
+    """The table as ``seat`` sees it (``None``: a spectator, who sees no hidden card). The public
+    part is made once per state (a room asks for every seat's view of the same state in turn); each
+    view is a dict of its own, whose values the views of one state share and nobody changes."""
+    result = dict(_public(state))
     hand = state.hands[seat] if seat is not None else ()
-    result: JSON = {
-        "game": "hasenpfeffer",
-        "phase": state.phase.value,
-        "seat": seat,
-        "team": None if seat is None else team_of(seat),
-        "teams": [list(team) for team in TEAMS],
-        "dealer": state.dealer,
-        "deal_number": state.deal_number,
-        "to_act": list(seats_to_act(state)),
-        "hand": card_texts(hand),
-        "hand_sizes": [len(cards) for cards in state.hands],
-        "scores": list(state.scores),
-        "options": state.options.to_json(),
-        "winners": None if state.winner is None else [state.winner],
-    }
-    result.update(_auction_view(state))
-    result.update(_play_view(state))
+    result["seat"] = seat
+    result["team"] = None if seat is None else team_of(seat)
+    result["hand"] = card_texts(hand)
     if seat is not None and seat == state.bidder and state.phase in _WIDOW_PHASES:
         assert state.widow is not None
         result["widow"] = str(state.widow)
     return result
+
+
+class _LastPublic:
+    """The last state asked for and its public part, as one pair (read and replaced whole, so a
+    view made in another thread never pairs one state with another's part)."""
+
+    pair: tuple[object, JSON] = (None, {})
+
+
+def _public(state: HasenpfefferState) -> JSON:
+    last_state, public = _LastPublic.pair
+    if last_state is state:
+        return public
+    public = {
+        "game": "hasenpfeffer",
+        "phase": state.phase.value,
+        "teams": [list(team) for team in TEAMS],
+        "dealer": state.dealer,
+        "deal_number": state.deal_number,
+        "to_act": list(seats_to_act(state)),
+        "hand_sizes": [len(cards) for cards in state.hands],
+        "scores": list(state.scores),
+        "options": state.options.to_json(),
+        "winners": None if state.winner is None else [state.winner],
+        **_auction_view(state),
+        **_play_view(state),
+    }
+    _LastPublic.pair = (state, public)
+    return public
 
 
 def _auction_view(state: HasenpfefferState) -> JSON:
