@@ -1,16 +1,18 @@
 """Load, measured from the clients: ``python bench/load.py --rooms 100 --seconds 60``.
 
 Starts the real server (uvicorn as ``cardroom serve``, PostgreSQL in a database of its own), opens
-``--rooms`` Hasenpfeffer rooms of four WebSocket clients each, and lets every room make about one move
-a second (the seat to act picks a random legal move as soon as it may, but no sooner than a second after
-the room's previous move). For each move it measures the time from sending it to the moment the LAST of
-the room's four seats has the resulting state. Then, on the same server and the same number of
-connections, the baselines (bench-only endpoints, ``CARDROOM_BENCH_ENDPOINTS=1``): the durable ones, the
-least any stored move must do (a frame in, one row written and committed, four frames out to the four
-sockets of a group, one group per room, one frame a second each), once with the rows that arrive
-together sharing a transaction as moves do (grouped) and once with a transaction per frame, and a bare
-echo. Prints p50 / p99 / max of each, the move's p50 and p99 as multiples of both durable baselines',
-moves per second, lost or doubled moves, the server's CPU and its memory per connection.
+``--rooms`` Hasenpfeffer rooms of four WebSocket clients each, and lets every room make about one move a
+second (the seat to act picks a random legal move as soon as it may, but no sooner than a second after
+the room's previous move; the rooms' first moves are spread over ``--spread`` seconds, as real tables
+are out of step, and the clock starts once every room plays). For each move it measures the time from
+sending it to the moment the LAST of the room's four seats has the resulting state. Then, on the same
+server and the same number of connections, the baselines (bench-only endpoints,
+``CARDROOM_BENCH_ENDPOINTS=1``): the durable ones, the least any stored move must do (a frame in, one
+row written and committed, four frames out to the four sockets of a group, one group per room, one frame
+a second each), once with the rows that arrive together sharing a transaction as moves do (grouped) and
+once with a transaction per frame, and a bare echo. Prints p50 / p99 / max of each, the move's p50 and
+p99 as multiples of both durable baselines', moves per second, lost or doubled moves, the server's CPU
+and its memory per connection.
 
 The clients run in one process on the server's machine, where their own delays would count in every
 figure, so they are kept cheap: each connection is the sans-I/O protocol of ``websockets`` under a plain
@@ -262,10 +264,11 @@ def choose(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
 class Play:
     """Every room's bookkeeping, fed one frame at a time; moves are made only while ``playing``."""
 
-    def __init__(self, results: Results, rng: random.Random) -> None:
+    def __init__(self, results: Results, rng: random.Random, spread: float) -> None:
         self.loop = asyncio.get_running_loop()
         self.results = results
         self.rng = rng
+        self.spread = spread
         self.playing = False
         self.over = False
 
@@ -321,9 +324,10 @@ class Play:
 
     def offer(self, room: Room, seat: int, state: dict[str, Any]) -> None:
         if room.last_move == 0.0:
-            # Rooms start out of step, as real tables do: all of them moving in the same instant every
-            # second would measure the queue of that burst, not the server.
-            room.last_move = self.loop.time() - self.rng.random()
+            # Rooms start out of step, as real tables are, by up to a whole deal: all of them moving in
+            # the same second, or ending their deals in the same second, would measure the queue of
+            # that burst, not the server.
+            room.last_move = self.loop.time() + self.rng.random() * self.spread - 1.0
         due = room.last_move + 1.0
         if due > self.loop.time():
             self.loop.call_at(due, self.move, room, seat, state)
@@ -475,6 +479,8 @@ class Moves:
     """What the game phase measured: the latencies, the server's CPU and memory, the client's CPU."""
 
     results: Results
+    measured: int
+    """The moves sent while the clock ran (``results.moves`` counts the warm-up's too)."""
     wall: float
     cpu: float
     client_cpu: float
@@ -482,13 +488,13 @@ class Moves:
     in_flight: int
 
 
-async def run(rooms: int, seconds: float, pg_host: str) -> None:
+async def run(rooms: int, seconds: float, spread: float, pg_host: str) -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (20000, 20000))
     await fresh_database(f"postgresql://postgres@{pg_host}:5432/postgres")
     port = free_port()
     server = start_server(port, pg_host, PROJECT / "test-artifacts" / "load-server.log")
     try:
-        await measure(port, server.pid, rooms, seconds, pg_host)
+        await measure(port, server.pid, rooms, seconds, spread, pg_host)
     finally:
         server.terminate()
         server.wait(timeout=30)
@@ -501,11 +507,11 @@ class Baselines:
     durable: Baseline
 
 
-async def measure(port: int, pid: int, count: int, seconds: float, pg_host: str) -> None:
+async def measure(port: int, pid: int, count: int, seconds: float, spread: float, pg_host: str) -> None:
     """The four phases on the same server and number of connections: moves, the grouped durable
     baseline, the echo, and last the durable baseline with a commit per frame (whose backlog, when the
     database cannot keep up with it, would otherwise spill into the next phase)."""
-    moves = await moves_phase(port, pid, count, seconds)
+    moves = await moves_phase(port, pid, count, seconds, spread)
     floor = min(seconds, 30)
     baselines = Baselines(grouped=await durable_phase(port, pid, count, floor, "grouped"),
                           echo=await echo_phase(port, pid, 4 * count, floor),
@@ -521,12 +527,12 @@ async def measure(port: int, pid: int, count: int, seconds: float, pg_host: str)
           f"{baselines.grouped.sent + baselines.durable.sent})")
 
 
-async def moves_phase(port: int, pid: int, count: int, seconds: float) -> Moves:
+async def moves_phase(port: int, pid: int, count: int, seconds: float, spread: float) -> Moves:
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
         rooms = await bounded(HTTP_GROUP, partial(make_room, http), range(count))
     _, rss_before = process_stats(pid)
     results = Results()
-    play = Play(results, random.Random(1))
+    play = Play(results, random.Random(1), spread)
     await bounded(SETUP_GROUP, partial(seat_room, port, play), rooms)
     await asyncio.sleep(2)
     _, rss_connected = process_stats(pid)
@@ -535,9 +541,12 @@ async def moves_phase(port: int, pid: int, count: int, seconds: float) -> Moves:
     gc.collect()
     gc.freeze()
     gc.disable()
+    play.start(rooms)
+    await asyncio.sleep(spread)  # until every room has started: only then is the load what it is
+    results.latencies.clear()
+    moves_before = results.moves
     cpu_start, wall_start = process_stats(pid)[0], time.monotonic()
     client_start = resource.getrusage(resource.RUSAGE_SELF)
-    play.start(rooms)
     await asyncio.sleep(seconds)
     play.stop()
     cpu_used, wall = process_stats(pid)[0] - cpu_start, time.monotonic() - wall_start
@@ -546,7 +555,8 @@ async def moves_phase(port: int, pid: int, count: int, seconds: float) -> Moves:
     _, rss_loaded = process_stats(pid)
     in_flight = sum(len(room.pending) for room in rooms)
     await close_all([websocket for room in rooms for websocket in room.sockets])
-    return Moves(results, wall, cpu_used, client_cpu, (rss_before, rss_connected, rss_loaded), in_flight)
+    return Moves(results, results.moves - moves_before, wall, cpu_used, client_cpu,
+                 (rss_before, rss_connected, rss_loaded), in_flight)
 
 
 async def stored_count(dsn: str, query: str) -> int:
@@ -569,7 +579,7 @@ def report(count: int, moves: Moves, baselines: Baselines) -> None:
     moved = results.latencies
     print(f"against the grouped durable baseline:    {ratios(moved, baselines.grouped.latencies)}")
     print(f"against the own-commit durable baseline: {ratios(moved, baselines.durable.latencies)}")
-    print(f"moves sent: {results.moves} ({results.moves / wall:.0f}/s); moves seen by all four: "
+    print(f"moves sent while measured: {moves.measured} ({moves.measured / wall:.0f}/s); seen by all four: "
           f"{len(results.latencies)}; error frames: {len(results.errors)} {sorted(set(results.errors))}")
     print(f"server CPU: {moves.cpu / wall * 100:.0f}% of one core during the moves, "
           f"{baselines.grouped.cpu * 100:.0f}% during the grouped baseline, "
@@ -586,10 +596,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rooms", type=int, default=100)
     parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--spread", type=float, default=30,
+                        help="rooms make their first move at random within this many seconds (a deal lasts "
+                             "about 30 moves); the clock starts once every room has started")
     parser.add_argument("--pg-host", default="127.0.0.1")
     args = parser.parse_args()
     (PROJECT / "test-artifacts").mkdir(exist_ok=True)
-    asyncio.run(run(args.rooms, args.seconds, args.pg_host))
+    asyncio.run(run(args.rooms, args.seconds, args.spread, args.pg_host))
 
 
 if __name__ == "__main__":
