@@ -44,8 +44,14 @@ def base_url() -> str | None:
 
 
 @pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args: dict[str, Any], chromium: Path) -> dict[str, Any]:
-    return {**browser_type_launch_args, "executable_path": str(chromium), "args": CHROMIUM_FLAGS}
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any], chromium: Path,
+                             tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """Chromium, with a runtime folder of the run's own: its sound library makes one where
+    ``XDG_RUNTIME_DIR`` points, else a ``pulse-*`` folder in the temporary folder that outlives it."""
+    runtime = tmp_path_factory.mktemp("browser-runtime")
+    runtime.chmod(0o700)
+    return {**browser_type_launch_args, "executable_path": str(chromium), "args": CHROMIUM_FLAGS,
+            "env": {**os.environ, "XDG_RUNTIME_DIR": str(runtime)}}
 
 
 @pytest.fixture(scope="session")
