@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
+from abc import ABC, abstractmethod
 from typing import Generic, TypeVar
 
 log = logging.getLogger(__name__)
@@ -13,7 +14,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
-class GroupCommit(Generic[T]):
+class GroupCommit(ABC, Generic[T]):
     """Items handed to :meth:`write` while transactions are being written go together into the next
     one, so a busy server makes one commit for many items instead of one each. Up to ``lanes``
     transactions are in flight at once, so that one waiting for the database does not hold up the
@@ -26,9 +27,9 @@ class GroupCommit(Generic[T]):
         self._queue: list[tuple[T, asyncio.Future[None]]] = []
         self._tasks: set[asyncio.Task[None]] = set()
 
+    @abstractmethod
     async def transaction(self, items: list[T]) -> None:
         """Write ``items`` in one committed transaction."""
-        raise NotImplementedError
 
     def refusal(self, error: Exception) -> Exception:
         """What the writer of an item whose own transaction failed with ``error`` is told."""

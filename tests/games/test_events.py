@@ -17,6 +17,7 @@ from app.games.events import Event
 from app.games.registry import ENGINES
 
 KINDS: tuple[type, ...] = get_args(Event)
+FIELDS = {kind: (get_type_hints(kind), kind.__required_keys__) for kind in KINDS}  # type: ignore[attr-defined]
 TABLES: dict[str, list[tuple[dict[str, Any], int]]] = {
     "hazari": [({}, 4), ({"target": 500}, 4)],
     "azi": [({}, 4), ({"hand_size": 4}, 3), ({"stake": 100}, 6), ({"stake": 300}, 2)],
@@ -42,9 +43,7 @@ def conforms(value: Any, annotation: Any) -> bool:
 
 def kind_of(event: dict[str, Any]) -> type | None:
     """The declared kind whose fields and value types ``event`` has exactly, if any."""
-    for kind in KINDS:
-        hints = get_type_hints(kind)
-        required: frozenset[str] = kind.__required_keys__  # type: ignore[attr-defined]
+    for kind, (hints, required) in FIELDS.items():
         if (required <= event.keys() <= hints.keys()
                 and all(conforms(value, hints[key]) for key, value in event.items())):
             return kind
