@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 import socket
 from functools import lru_cache
 from typing import Literal
@@ -55,7 +56,16 @@ class Settings(BaseSettings):
     metrics_port: int | None = Field(default=None, ge=1, le=65535)
     metrics_host: str = "127.0.0.1"
     drain_seconds: float = Field(default=0.0, ge=0)
-    node_id: str = Field(default_factory=socket.gethostname, max_length=64)
+    node_id: str = Field(default_factory=lambda: f"{socket.gethostname()}-{secrets.token_hex(3)}",
+                         max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+    redis_url: str | None = None
+    """Cluster mode: every node of one cluster names the same Redis and the same PostgreSQL database."""
+    redis_prefix: str = Field(default="cardroom", max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9._:-]*$")
+    """The start of every Redis key of the cluster (several clusters may share one Redis)."""
+    node_address: str | None = None
+    """Where the other nodes reach this one (``http://host:port``); by default the host and port served."""
+    lease_seconds: float = Field(default=5.0, gt=0, le=300)
+    """How long a node holds a room without renewing its lease; a dead node's rooms move this long after."""
     reports_per_window: int = Field(default=5, ge=1)
     report_window_seconds: float = Field(default=3600.0, gt=0)
 
