@@ -46,12 +46,13 @@ def serve(args: argparse.Namespace) -> int:
     from app.main import create_app
     from app.rooms.bots import stop_workers
 
-    settings = get_settings()
+    settings = get_settings().model_copy(update={"host": args.host or get_settings().host,
+                                                 "port": args.port or get_settings().port})
     tune_garbage_collector()
     drain = Drain()
     # uvicorn is given no logging configuration of its own: its lines go through the server's.
     config = uvicorn.Config(partial(create_app, settings, drain=drain), factory=True,
-                            host=args.host or settings.host, port=args.port or settings.port,
+                            host=settings.host, port=settings.port,
                             ws="websockets-sansio", loop="uvloop", http="httptools",
                             ws_per_message_deflate=False, ws_max_size=WS_MAX_SIZE, log_config=None,
                             log_level=settings.log_level)

@@ -4,10 +4,11 @@ nobody new. The drain lasts ``CARDROOM_DRAIN_SECONDS``; a second signal ends it 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import socket
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from types import FrameType
 
@@ -16,9 +17,16 @@ import uvicorn
 log = logging.getLogger(__name__)
 
 
+HAND_OVER_SECONDS = 15.0
+"""The longest a cluster's node takes to hand its rooms over when told to stop."""
+
+
 @dataclass
 class Drain:
     draining: bool = False
+    hand_over: Callable[[], Awaitable[None]] | None = None
+    """In a cluster: gives the node's rooms to the other nodes. Once the drain begins the node stops
+    listening (a load balancer's next try goes elsewhere), hands its rooms over and shuts down."""
 
 
 class DrainingServer(uvicorn.Server):
@@ -36,14 +44,26 @@ class DrainingServer(uvicorn.Server):
         self.signal: int | None = None
         self.until: float | None = None
         self.announced = False
+        self.handing_over: asyncio.Task[None] | None = None
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
-        if self.drain.draining or self.seconds <= 0:
+        seconds = self.seconds if self.drain.hand_over is None else max(self.seconds, HAND_OVER_SECONDS)
+        if self.drain.draining or seconds <= 0:
             self.drain.draining, self.until = True, None
             super().handle_exit(sig, frame)
             return
         self.drain.draining = True
-        self.signal, self.until = sig, time.monotonic() + self.seconds
+        self.signal, self.until = sig, time.monotonic() + seconds
+
+    async def _hand_over(self, hand_over: Callable[[], Awaitable[None]]) -> None:
+        for server in self.servers:
+            server.close()
+        try:
+            await hand_over()
+        except Exception:
+            log.exception("handing the rooms over failed")
+        log.info("draining: every room handed over; shutting down")
+        self.until = time.monotonic()
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         await super().shutdown(sockets)
@@ -53,6 +73,8 @@ class DrainingServer(uvicorn.Server):
         if self.drain.draining and not self.announced:
             self.announced = True
             log.info("draining: not ready from now on; shutting down in at most %g s", self.seconds)
+            if self.drain.hand_over is not None:
+                self.handing_over = asyncio.create_task(self._hand_over(self.drain.hand_over))
         if self.until is not None and time.monotonic() >= self.until and self.signal is not None:
             self.until = None
             super().handle_exit(self.signal, None)

@@ -33,6 +33,7 @@ from app.api.security_headers import SecurityHeaders
 from app.api.signin_limit import SignInLimiter
 from app.api.sockets import OpenSockets
 from app.api.ws import router as ws_router
+from app.cluster.join import joined_cluster
 from app.config import Settings, get_settings
 from app.db import migrate
 from app.db.bench_writes import GroupedBenchWrites
@@ -77,17 +78,21 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True,
             max_rooms_per_player=settings.max_rooms_per_player,
             max_connections_per_ip=settings.max_connections_per_ip,
             idle_minutes=settings.room_idle_minutes, node_id=settings.node_id)
-        await app.state.rooms.restore()
-        app.state.rooms.start_sweeping(settings.room_sweep_seconds)
-        monitoring = Monitoring(app.state.rooms, settings.metrics_host, settings.metrics_port)
-        try:
-            await monitoring.start()
-            yield
-        finally:
-            await monitoring.stop()
-            await app.state.rooms.close()
-            await store.close()
-            await close_engine(engine)
+        async with joined_cluster(settings, app.state.rooms, app.state.drain) as cluster:
+            if cluster is None:
+                await app.state.rooms.restore()
+            app.state.rooms.start_sweeping(settings.room_sweep_seconds)
+            monitoring = Monitoring(app.state.rooms, settings.metrics_host, settings.metrics_port)
+            try:
+                await monitoring.start()
+                yield
+            finally:
+                await monitoring.stop()
+                if cluster is not None:
+                    await cluster.stop()
+                await app.state.rooms.close()
+                await store.close()
+                await close_engine(engine)
 
     app = FastAPI(title="cardroom", version="0.1.0", lifespan=lifespan,
                   description="Hazari, Azi and Hasenpfeffer tables over WebSockets, with match history.")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -47,6 +48,9 @@ from app.api.messages import (
     ref_of,
 )
 from app.api.sockets import CLOSE_REMOVED, CLOSE_REVOKED, CLOSE_SUSPENDED, OpenSockets
+from app.cli import WS_MAX_SIZE
+from app.cluster.node import CLOSE_RESTART, MOVED, ClusterNode, ClusterUnavailable, Remote
+from app.cluster.relay import CLIENT_HEADER, RELAY_HEADER, TOKEN_HEADER, HopEnd, Relay
 from app.config import Settings
 from app.db.store import Store
 from app.db.tokens import hash_token
@@ -63,6 +67,10 @@ log = logging.getLogger(__name__)
 CLOSE_UNSUPPORTED_DATA = 1003
 CLOSE_POLICY = 1008
 CLOSE_SERVER_ERROR = 1011
+CLOSE_TRY_AGAIN = 1013
+ROUTE_SECONDS = 5.0
+"""How long past a lease's expiry a socket waits for its room to find an owner."""
+ROUTE_RETRY_SECONDS = 0.2
 
 
 SignIn = Callable[[str], Awaitable[None]]
@@ -332,32 +340,93 @@ def _client_ip(websocket: WebSocket) -> str:
     return websocket.client.host if websocket.client is not None else "unknown"
 
 
+@dataclass(frozen=True)
+class Arrival:
+    """Who a socket is: the player's address, his token if given in the address, and whether
+    another node of the cluster relays it (it then counted the address already)."""
+
+    ip: str
+    token: str | None
+    relayed: bool = False
+
+    @classmethod
+    def of(cls, websocket: WebSocket, token: str | None, cluster: ClusterNode | None) -> Arrival:
+        headers = websocket.headers
+        secret = headers.get(RELAY_HEADER)
+        if cluster is None or secret is None or not secrets.compare_digest(secret, cluster.secret):
+            return cls(_client_ip(websocket), token)
+        return cls(headers.get(CLIENT_HEADER, "unknown"), headers.get(TOKEN_HEADER, token), relayed=True)
+
+
 @router.websocket("/ws/rooms/{room_id}")
 async def room_socket(websocket: WebSocket, room_id: str, token: str | None = None) -> None:
     rooms: RoomManager = websocket.app.state.rooms
+    arrival = Arrival.of(websocket, token, rooms.cluster)
     conn = SocketConnection(websocket)
     bind_socket(rooms.rooms.get(room_id), conn)
     await websocket.accept()
     settings: Settings = websocket.app.state.settings
-    ip = _client_ip(websocket)
-    if not rooms.connections.open(ip):
+    if not arrival.relayed and not await rooms.connections.open(arrival.ip):
         await _close(websocket, CLOSE_POLICY, "limit/connections",
                      f"at most {settings.max_connections_per_ip} connections from one address")
         return
     sockets: OpenSockets = websocket.app.state.open_sockets
+    sign_in = partial(_sign_in, conn, rooms.store, sockets)
     try:
-        await _serve(conn, rooms, settings, room_id, partial(_sign_in, conn, rooms.store, sockets), token)
+        if rooms.cluster is None or arrival.relayed:
+            await _serve(conn, rooms.rooms.get(room_id), rooms, settings, room_id, sign_in, arrival.token,
+                         moved=rooms.cluster is not None)
+        else:
+            await _serve_in_cluster(conn, rooms.cluster, rooms, settings, room_id, sign_in, arrival)
     finally:
-        rooms.connections.close(ip)
+        if not arrival.relayed:
+            await rooms.connections.close(arrival.ip)
         if conn.token_hash is not None:
             sockets.discard(conn.token_hash, conn)
 
 
-async def _serve(conn: SocketConnection, rooms: RoomManager, settings: Settings, room_id: str,
-                 sign_in: SignIn, token: str | None) -> None:
+async def _serve_in_cluster(conn: SocketConnection, cluster: ClusterNode, rooms: RoomManager,
+                            settings: Settings, room_id: str, sign_in: SignIn, arrival: Arrival) -> None:
+    """Serve the socket here if this node owns the room (or takes it now), else relay it to the owner;
+    when the owner goes, find the next one, until the client leaves."""
+    relay = Relay(conn.websocket, cluster.secret, arrival.ip, arrival.token, WS_MAX_SIZE)
+    give_up = time.monotonic() + cluster.lease_seconds * 2 + ROUTE_SECONDS
+    while time.monotonic() < give_up:
+        try:
+            target = await cluster.route(room_id)
+        except ClusterUnavailable as error:
+            await _close(conn.websocket, CLOSE_TRY_AGAIN, "cluster/unavailable", str(error))
+            return
+        if target is None or isinstance(target, Room):
+            token = _token_of(relay.auth_frame) or arrival.token
+            await _serve(conn, target, rooms, settings, room_id, sign_in, token)
+            return
+        if isinstance(target, Remote):
+            ended = await relay.run(target.address, room_id)
+            if ended is not HopEnd.OWNER_GONE:
+                return
+            give_up = time.monotonic() + cluster.lease_seconds * 2 + ROUTE_SECONDS
+        await asyncio.sleep(ROUTE_RETRY_SECONDS)
+    await _close(conn.websocket, CLOSE_TRY_AGAIN, "room/unavailable",
+                 "no server can take this table right now; try again in a few seconds")
+
+
+def _token_of(auth_frame: str | None) -> str | None:
+    """The token of an ``auth`` message the client sent through a relay."""
+    if auth_frame is None:
+        return None
+    message = parse_message(decode_json(auth_frame.encode()))
+    return message.token if isinstance(message, Auth) else None
+
+
+async def _serve(conn: SocketConnection, room: Room | None, rooms: RoomManager, settings: Settings,
+                 room_id: str, sign_in: SignIn, token: str | None, moved: bool = False) -> None:
+    """Serve the socket at ``room`` on this node. ``moved``: a socket relayed by another node for a room
+    this node no longer holds is told to find the room again (close 1012), not that it does not exist."""
     websocket = conn.websocket
     try:
-        room = rooms.rooms.get(room_id)
+        if room is None and moved:
+            raise ClosingError(CLOSE_RESTART, "room/moved", MOVED)
         if room is None:
             raise ClosingError(CLOSE_POLICY, "room/not_found", f"there is no room {room_id!r}")
         conn.room = room

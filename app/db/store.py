@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any, NamedTuple
 
-from sqlalchemy import exists, insert, literal, or_, select, update
+from sqlalchemy import exists, func, insert, literal, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import models
@@ -149,6 +149,22 @@ class Store:
             rooms = list(await session.scalars(
                 select(models.Room).where(models.Room.status != "finished").order_by(models.Room.created_at)))
             return [await _saved_room(session, room) for room in rooms]
+
+    async def unfinished_room_ids(self) -> list[str]:
+        async with self.sessions() as session:
+            return list(await session.scalars(select(models.Room.id).where(models.Room.status != "finished")))
+
+    async def is_room_live(self, room_id: str) -> bool:
+        """Whether the room exists and is not finished."""
+        async with self.sessions() as session:
+            status = await session.scalar(select(models.Room.status).where(models.Room.id == room_id))
+            return status is not None and status != "finished"
+
+    async def rooms_owned(self, player_id: str) -> int:
+        """How many rooms the player owns that are not finished."""
+        async with self.sessions() as session:
+            return await session.scalar(select(func.count()).select_from(models.Room).where(
+                models.Room.owner_id == player_id, models.Room.status != "finished")) or 0
 
     async def set_room_status(self, room_id: str, status: str, audit: dict[str, Any] | None = None,
                               stopped_match: str | None = None) -> None:

@@ -18,3 +18,6 @@ class Connection:
 
     def close(self, code: str, message: str) -> None:
         """End the connection from the server's side, telling the client why (error ``code``)."""
+
+    def end(self, close_code: int, code: str, message: str) -> None:
+        """Stop acting for the client at once, tell it why and close with ``close_code``."""

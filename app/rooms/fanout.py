@@ -70,6 +70,7 @@ class FanOut:
         room = self.room
         room.turns.pause_changed()
         shared = self.shared_state()
+        room.when_changed(shared.room)
         messages: dict[int | None, str | None] = {}
         for conn in list(room.connections):
             seat = room.seat_of(conn.player_id)

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from app.db.history import SortKey, decode_cursor, encode_cursor
-from app.rooms.room import Room
+from app.games.base import JSON
 
 CURSOR_TAG = "room"
 
@@ -24,12 +24,14 @@ class RoomFilter:
     status: str | None = None
     free_seats: int | None = None
 
-    def admits(self, room: Room) -> bool:
-        if self.game is not None and room.engine.name != self.game:
+    def admits(self, room: JSON) -> bool:
+        """Whether the room, as its public JSON shows it, passes the filter."""
+        if self.game is not None and room["game"] != self.game:
             return False
-        if self.status is not None and room.status != self.status:
+        if self.status is not None and room["status"] != self.status:
             return False
-        return self.free_seats is None or room.seats.count(None) >= self.free_seats
+        empty = sum(seat["player_id"] is None and not seat["bot"] for seat in room["seats"])
+        return self.free_seats is None or empty >= self.free_seats
 
 
 def encode_room_cursor(key: SortKey) -> str:
@@ -40,8 +42,8 @@ def decode_room_cursor(cursor: str) -> SortKey:
     return decode_cursor(cursor, CURSOR_TAG)
 
 
-def page_of_rooms(rooms: Iterable[tuple[SortKey, Room]], wanted: RoomFilter, limit: int,
-                  after: SortKey | None) -> tuple[list[Room], str | None]:
+def page_of_rooms(rooms: Iterable[tuple[SortKey, JSON]], wanted: RoomFilter, limit: int,
+                  after: SortKey | None) -> tuple[list[JSON], str | None]:
     """Up to ``limit`` rooms that ``wanted`` admits, newest first, after the cursor's room; and the
     cursor of the next page (None on the last)."""
     keyed = sorted(((key, room) for key, room in rooms

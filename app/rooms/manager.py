@@ -7,12 +7,14 @@ import contextlib
 import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from redis.exceptions import RedisError
 
 from app.db import models
 from app.db.ids import new_id, now
 from app.db.store import SavedRoom, Store
-from app.games.base import Engine, InvalidOptions, OptionSpec
+from app.games.base import JSON, Engine, InvalidOptions, OptionSpec
 from app.games.cards import Card, check_deck, parse_cards
 from app.games.registry import ENGINES
 from app.rooms.chat import ChatLine
@@ -23,6 +25,10 @@ from app.rooms.room import Room
 from app.rooms.status import RoomStatus
 from app.rooms.testmode import TestSetup
 from app.rooms.timing import Timing
+
+if TYPE_CHECKING:
+    from app.cluster.coordinator import Coordinator
+    from app.cluster.node import ClusterNode
 
 log = logging.getLogger(__name__)
 
@@ -131,24 +137,36 @@ def _occupant(seat: models.RoomSeat, name: str | None) -> Occupant | None:
 
 
 class ConnectionCounter:
-    """Open WebSockets per client address, under a limit."""
+    """Open WebSockets per client address, under a limit: this node's, and in a cluster every node's
+    (counted in Redis; while Redis does not answer, this node's alone)."""
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
         self.open_by_ip: dict[str, int] = {}
+        self.shared: Coordinator | None = None
 
-    def open(self, ip: str) -> bool:
-        if self.open_by_ip.get(ip, 0) >= self.limit:
+    async def open(self, ip: str) -> bool:
+        own = self.open_by_ip.get(ip, 0)
+        if own >= self.limit:
             return False
+        if self.shared is not None:
+            try:
+                if not await self.shared.open_socket(ip, self.limit, own):
+                    return False
+            except (RedisError, OSError):
+                log.warning("sockets per address counted on this node alone: Redis does not answer")
         self.open_by_ip[ip] = self.open_by_ip.get(ip, 0) + 1
         return True
 
-    def close(self, ip: str) -> None:
+    async def close(self, ip: str) -> None:
         left = self.open_by_ip.get(ip, 1) - 1
         if left > 0:
             self.open_by_ip[ip] = left
         else:
             self.open_by_ip.pop(ip, None)
+        if self.shared is not None:
+            with contextlib.suppress(RedisError, OSError):
+                await self.shared.close_socket(ip)
 
 
 class RoomManager:
@@ -173,6 +191,8 @@ class RoomManager:
         self.test_mode = test_mode
         self.rooms: dict[str, Room] = {}
         self.created_at: dict[str, datetime] = {}
+        self.cluster: ClusterNode | None = None
+        """In a cluster, the node: rooms are held by the node that owns them (:meth:`take`)."""
 
     def _room(self, row: models.Room, test_setup: TestSetup | None, seats: int | None = None) -> Room:
         engine = ENGINES[row.game]
@@ -195,9 +215,7 @@ class RoomManager:
         if self.paused:
             raise RoomError("an operator has paused new rooms for now; join an open one or try again "
                             "later", code="room/creation_paused")
-        owned = sum(room.owner_id == owner_id and room.status is not RoomStatus.FINISHED
-                    for room in self.rooms.values())
-        if owned >= self.max_rooms_per_player:
+        if await self.store.rooms_owned(owner_id) >= self.max_rooms_per_player:
             raise RoomError(f"a player may own at most {self.max_rooms_per_player} open rooms; close one "
                             "first", code="room/too_many")
         game_options, test_setup = split_test_options(engine, raw_options, self.test_mode)
@@ -208,8 +226,33 @@ class RoomManager:
                           test_setup=test_setup.to_json() if test_setup else None)
         room = self._room(row, test_setup)
         await self.store.create_room(row, seats=len(room.seats))
-        self.rooms[room.id] = room
+        if self.cluster is not None:
+            await self.cluster.room_created(room)
+            self.created_at.pop(room.id, None)
+        else:
+            self.rooms[room.id] = room
         return room
+
+    async def take(self, room_id: str) -> Room | None:
+        """Become the room's owner (its fence moved past any former owner's) and rebuild it from
+        what is stored, its timers and bots started; None when no such room is unfinished."""
+        fence = await self.store.take_room(room_id)
+        if fence is None:
+            return None
+        saved = await self.store.saved_room(room_id)
+        if saved is None:
+            return None
+        room = self._rebuild(saved)
+        room.fence = fence
+        self.rooms[room.id] = room
+        self.player_seen[room.id] = self.clock()
+        room.schedule()
+        return room
+
+    def drop(self, room: Room) -> None:
+        """Forget the room here (another node runs it now)."""
+        for held in (self.rooms, self.created_at, self.player_seen):
+            held.pop(room.id, None)
 
     async def restore(self) -> int:
         """Bring back every unfinished room and its match, as they were stored; returns how many.
@@ -243,13 +286,27 @@ class RoomManager:
             raise RoomError(f"there is no room {room_id!r}", code="room/not_found")
         return room
 
-    def public_rooms(self) -> list[Room]:
-        return [room for room in self.rooms.values()
-                if not room.private and room.status is not RoomStatus.FINISHED]
+    async def public_listing(self) -> list[tuple[tuple[datetime, str], JSON]]:
+        """The public rooms not finished, as the lobby shows them, each with its place in the
+        lobby's order: this node's, or in a cluster every node's."""
+        if self.cluster is not None:
+            listed = [(datetime.fromisoformat(entry["created_at"]), entry["room"])
+                      for entry in await self.cluster.listing()]
+        else:
+            listed = [(self.created_at[room.id], room.public_json()) for room in self.rooms.values()]
+        return [((created, room["id"]), room) for created, room in listed
+                if not room["private"] and room["status"] != RoomStatus.FINISHED]
 
-    def public_listing(self) -> list[tuple[tuple[datetime, str], Room]]:
-        """The public rooms not finished, each with its place in the lobby's order."""
-        return [((self.created_at[room.id], room.id), room) for room in self.public_rooms()]
+    async def public_room(self, room_id: str) -> JSON:
+        """One room as the lobby shows it, wherever it is held."""
+        room = self.rooms.get(room_id)
+        if room is not None:
+            return room.public_json()
+        listed = await self.cluster.listed(room_id) if self.cluster is not None else None
+        if listed is None:
+            raise RoomError(f"there is no room {room_id!r}", code="room/not_found")
+        public: JSON = listed["room"]
+        return public
 
     def is_idle(self, room: Room, moment: datetime) -> bool:
         """Whether nobody has used ``room`` for the idle time: its match has not started since the
@@ -274,8 +331,9 @@ class RoomManager:
 
     async def _forget(self, room: Room) -> None:
         await room.close()
-        for held in (self.rooms, self.created_at, self.player_seen):
-            held.pop(room.id, None)
+        self.drop(room)
+        if self.cluster is not None:
+            await self.cluster.room_forgotten(room)
 
     def start_sweeping(self, every: float) -> None:
         self._sweeping = asyncio.create_task(self._sweep_every(every))

@@ -79,6 +79,11 @@ class Room:
         self.closed = False
         self.stopped = False
         self.removed: set[str] = set()
+        self.fence = 0
+        """The fencing number this node holds the room at (``rooms.fence``); 0 on a lone server."""
+        self.when_fenced: Callable[[], None] = lambda: None
+        self.when_changed: Callable[[JSON], None] = lambda public: None
+        """Told the room's public JSON at each broadcast (a cluster's lobby keeps it)."""
         self.bots = BotSeats(engine.name)
         self.metrics = game_metrics(engine.name)
         self.log_context = room_context(self)

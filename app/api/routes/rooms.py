@@ -59,13 +59,13 @@ async def list_rooms(
     count = parse_limit(limit, min(DEFAULT_PAGE, settings.rooms_page_max), settings.rooms_page_max)
     wanted = room_filter(game, status, free_seats)
     after = decode_room_cursor(cursor) if cursor is not None else None
-    page, next_cursor = page_of_rooms(rooms.public_listing(), wanted, count, after)
+    page, next_cursor = page_of_rooms(await rooms.public_listing(), wanted, count, after)
     if next_cursor is not None:
         following = request.url.include_query_params(cursor=next_cursor)
         response.headers["Link"] = f'<{following.path}?{following.query}>; rel="next"'
-    return [RoomPublic.model_validate(room.public_json()) for room in page]
+    return [RoomPublic.model_validate(room) for room in page]
 
 
 @router.get("/{room_id}", response_model=RoomPublic, responses=error_responses(404))
 async def read_room(room_id: str, rooms: RoomsDep) -> RoomPublic:
-    return RoomPublic.model_validate(rooms.get(room_id).public_json())
+    return RoomPublic.model_validate(await rooms.public_room(room_id))

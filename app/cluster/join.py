@@ -1,0 +1,69 @@
+"""A node joins its cluster when ``CARDROOM_REDIS_URL`` is set (and runs alone otherwise)."""
+
+from __future__ import annotations
+
+import logging
+import socket
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from urllib.parse import urlsplit
+
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+
+from app.cluster.coordinator import Coordinator
+from app.cluster.node import ClusterNode
+from app.config import Settings
+from app.drain import Drain
+from app.rooms.manager import RoomManager
+
+log = logging.getLogger(__name__)
+REDIS_TIMEOUT = 2.0
+
+
+class ClusterJoinFailed(RuntimeError):
+    """The node was told to join a cluster whose Redis it cannot use."""
+
+
+def node_address(settings: Settings) -> str:
+    """Where the other nodes reach this one: ``CARDROOM_NODE_ADDRESS``, else the host and port served
+    (the machine's name when it serves every address)."""
+    if settings.node_address:
+        return settings.node_address.rstrip("/")
+    host = socket.gethostname() if settings.host in ("0.0.0.0", "::", "") else settings.host
+    return f"http://{host}:{settings.port}"
+
+
+def redis_location(url: str) -> str:
+    """The Redis URL without its password, for a message."""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.hostname or ''}{f':{parts.port}' if parts.port else ''}{parts.path}"
+
+
+@asynccontextmanager
+async def joined_cluster(settings: Settings, rooms: RoomManager,
+                         drain: Drain) -> AsyncIterator[ClusterNode | None]:
+    """The node in its cluster, or None without ``CARDROOM_REDIS_URL``. Raises
+    :class:`ClusterJoinFailed`, naming the problem, when Redis is unreachable or refuses."""
+    if settings.redis_url is None:
+        yield None
+        return
+    redis = Redis.from_url(settings.redis_url, socket_timeout=REDIS_TIMEOUT,
+                           socket_connect_timeout=REDIS_TIMEOUT, health_check_interval=10)
+    coordinator = Coordinator(redis, settings.redis_prefix, settings.node_id, node_address(settings),
+                              settings.lease_seconds)
+    node = ClusterNode(coordinator, rooms, settings.lease_seconds)
+    try:
+        try:
+            await node.start()
+        except (RedisError, OSError, ValueError) as error:
+            message = (f"cannot join the cluster: Redis at {redis_location(settings.redis_url)} does not "
+                       f"answer ({type(error).__name__}: {error}); check CARDROOM_REDIS_URL")
+            log.error("%s", message)
+            raise ClusterJoinFailed(message) from error
+        rooms.connections.shared = coordinator
+        drain.hand_over = node.hand_over
+        log.info("node %s joined the cluster at %s", settings.node_id, coordinator.address)
+        yield node
+    finally:
+        await redis.aclose()
