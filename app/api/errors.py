@@ -49,6 +49,10 @@ CHAT_UNKNOWN_REACTION = "chat/unknown_reaction"
 CHAT_RATE_LIMITED = "chat/rate_limited"
 
 
+UNAVAILABLE = frozenset({"cluster/unavailable"})
+"""Refusals for a while only (503 with ``Retry-After``): a cluster's node that cannot reach Redis."""
+
+
 class ChatRefused(Rejection):
     """A chat line or reaction that is not sent: nothing changes and nobody else hears of it."""
 
@@ -108,6 +112,8 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(Rejection)
     async def rejection(_request: Request, error: Rejection) -> JSONResponse:
+        if error.code in UNAVAILABLE:
+            return error_response(503, error.code, error.message, DATABASE_RETRY_SECONDS)
         status = 404 if error.code.endswith("not_found") else 409 if error.code in CONFLICTS else 400
         return error_response(status, error.code, error.message)
 

@@ -402,7 +402,11 @@ async def _serve_in_cluster(conn: SocketConnection, cluster: ClusterNode, rooms:
             await _serve(conn, target, rooms, settings, room_id, sign_in, token)
             return
         if isinstance(target, Remote):
-            ended = await relay.run(target.address, room_id)
+            moved = cluster.relaying(room_id, target.node_id)
+            try:
+                ended = await relay.run(target.address, room_id, moved)
+            finally:
+                cluster.relayed_no_more(room_id, moved)
             if ended is not HopEnd.OWNER_GONE:
                 return
             give_up = time.monotonic() + cluster.lease_seconds * 2 + ROUTE_SECONDS

@@ -29,13 +29,14 @@ import orjson
 from redis.asyncio import Redis
 
 RENEW = """
-local lost = {}
+local lost, retaken = {}, {}
 for i, key in ipairs(KEYS) do
   local owner = redis.call('GET', key)
   if owner == ARGV[1] then
     redis.call('PEXPIRE', key, ARGV[2])
   elseif not owner then
     redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
+    table.insert(retaken, i)
   else
     table.insert(lost, i)
   end
@@ -43,11 +44,11 @@ for i, key in ipairs(KEYS) do
     redis.call('ZADD', ARGV[3], ARGV[4], ARGV[4 + i])
   end
 end
-return lost
+return {lost, retaken}
 """
 """Renew the node's leases (``KEYS``); a lease Redis no longer has (it restarted empty) is taken
 again, since no other node can have taken the room without the database's fence moving past ours.
-Returns the 1-based places of the leases another node holds."""
+Returns the 1-based places of the leases another node holds, and of those taken again."""
 
 RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
@@ -97,15 +98,17 @@ class Coordinator:
     async def join(self) -> None:
         """Check that Redis answers, learn the relay secret (making it if this is the first node) and
         announce this node."""
-        await self.redis.set(self._key("secret"), secrets.token_urlsafe(32), nx=True)
-        self.secret = _text(await self.redis.get(self._key("secret")))
+        self.secret = secrets.token_urlsafe(32)
         await self.heartbeat({})
 
     async def heartbeat(self, sockets_by_ip: dict[str, int]) -> None:
-        """Say this node is alive, where it is, and how many sockets it holds per client address."""
+        """Say this node is alive, where it is, and how many sockets it holds per client address;
+        learn the relay secret (the first node's, kept by every node should Redis lose it)."""
         now = _now_ms()
         sockets = self._key("sockets", self.node_id)
         async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.set(self._key("secret"), self.secret, nx=True)
+            pipe.get(self._key("secret"))
             pipe.zadd(self._key("nodes"), {self.node_id: now})
             pipe.hset(self._key("address"), self.node_id, self.address)
             pipe.delete(sockets)
@@ -114,6 +117,7 @@ class Coordinator:
             pipe.pexpire(sockets, self.lease_ms * 3)
             pipe.zrangebyscore(self._key("nodes"), now - self.lease_ms, "+inf")
             answers = await pipe.execute()
+        self.secret = _text(answers[1])
         self.live_nodes = [_text(node) for node in answers[-1]]
 
     async def leave(self) -> None:
@@ -131,14 +135,15 @@ class Coordinator:
             await self.redis.zadd(self._key("rooms"), {room_id: _now_ms()})
         return bool(taken)
 
-    async def renew(self, room_ids: list[str]) -> list[str]:
-        """Renew the leases of ``room_ids``; returns the rooms another node holds now."""
+    async def renew(self, room_ids: list[str]) -> tuple[list[str], list[str]]:
+        """Renew the leases of ``room_ids``; returns the rooms another node holds now, and those whose
+        lease Redis had lost (taken again)."""
         if not room_ids:
-            return []
-        lost = await self._renew(keys=[self.lease_key(room) for room in room_ids],
-                                 args=[self.node_id, self.lease_ms, self._key("rooms"), _now_ms(),
-                                       *room_ids])
-        return [room_ids[place - 1] for place in lost]
+            return [], []
+        lost, retaken = await self._renew(keys=[self.lease_key(room) for room in room_ids],
+                                          args=[self.node_id, self.lease_ms, self._key("rooms"), _now_ms(),
+                                                *room_ids])
+        return [room_ids[place - 1] for place in lost], [room_ids[place - 1] for place in retaken]
 
     async def release(self, room_id: str) -> None:
         await self._release(keys=[self.lease_key(room_id), self._key("rooms")], args=[self.node_id, room_id])
@@ -146,6 +151,10 @@ class Coordinator:
     async def owner(self, room_id: str) -> str | None:
         owner = await self.redis.get(self.lease_key(room_id))
         return None if owner is None else _text(owner)
+
+    async def owners(self, room_ids: list[str]) -> list[str | None]:
+        found = await self.redis.mget([self.lease_key(room) for room in room_ids])
+        return [None if owner is None else _text(owner) for owner in found]
 
     async def address_of(self, node_id: str) -> str | None:
         address = await self.redis.hget(self._key("address"), node_id)
@@ -167,7 +176,7 @@ class Coordinator:
         if not stale:
             return []
         rooms = [_text(room) for room in stale]
-        owners = await self.redis.mget([self.lease_key(room) for room in rooms])
+        owners = await self.owners(rooms)
         return [room for room, owner in zip(rooms, owners, strict=True) if owner is None]
 
     async def forget(self, room_id: str) -> None:

@@ -48,15 +48,20 @@ async def joined_cluster(settings: Settings, rooms: RoomManager,
     if settings.redis_url is None:
         yield None
         return
-    redis = Redis.from_url(settings.redis_url, socket_timeout=REDIS_TIMEOUT,
-                           socket_connect_timeout=REDIS_TIMEOUT, health_check_interval=10)
+    try:
+        redis = Redis.from_url(settings.redis_url, socket_timeout=REDIS_TIMEOUT,
+                               socket_connect_timeout=REDIS_TIMEOUT, health_check_interval=10)
+    except ValueError as error:
+        message = f"cannot join the cluster: CARDROOM_REDIS_URL is not a Redis URL ({error})"
+        log.error("%s", message)
+        raise ClusterJoinFailed(message) from error
     coordinator = Coordinator(redis, settings.redis_prefix, settings.node_id, node_address(settings),
                               settings.lease_seconds)
     node = ClusterNode(coordinator, rooms, settings.lease_seconds)
     try:
         try:
             await node.start()
-        except (RedisError, OSError, ValueError) as error:
+        except (RedisError, OSError) as error:
             message = (f"cannot join the cluster: Redis at {redis_location(settings.redis_url)} does not "
                        f"answer ({type(error).__name__}: {error}); check CARDROOM_REDIS_URL")
             log.error("%s", message)

@@ -21,6 +21,7 @@ from typing import Any
 from redis.exceptions import RedisError
 
 from app.cluster.coordinator import Coordinator
+from app.games.base import Rejection
 from app.rooms.manager import RoomManager
 from app.rooms.room import Room
 from app.rooms.status import RoomStatus
@@ -33,8 +34,10 @@ MOVED = "this table moved to another server; reconnecting"
 RECONCILE_SECONDS = 30.0
 
 
-class ClusterUnavailable(Exception):
+class ClusterUnavailable(Rejection):
     """The node cannot reach Redis: it plays the rooms it has and takes no new one."""
+
+    code = "cluster/unavailable"
 
 
 class Pending:
@@ -63,6 +66,7 @@ class ClusterNode:
         self.draining = False
         self._adopting: dict[str, asyncio.Future[Room | None]] = {}
         self._published: dict[str, dict[str, Any]] = {}
+        self._relayed: dict[str, dict[asyncio.Event, str]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loop: asyncio.Task[None] | None = None
         self._reconciled = 0.0
@@ -216,10 +220,15 @@ class ClusterNode:
         """One heartbeat: announce the node, renew its leases (letting go of the rooms another node
         holds now), and adopt the rooms whose owner is gone."""
         await self.coordinator.heartbeat(dict(self.rooms.connections.open_by_ip))
-        lost = await self.coordinator.renew(list(self.rooms.rooms))
+        lost, retaken = await self.coordinator.renew(list(self.rooms.rooms))
         if not self.available:
             log.warning("the cluster's coordinator answers again")
         self.available = True
+        for room_id in retaken:
+            self._published.pop(room_id, None)
+            if room_id in self.rooms.rooms:
+                self.room_changed(self.rooms.rooms[room_id], self.rooms.rooms[room_id].public_json())
+        await self._watch_relayed()
         for room_id in lost:
             room = self.rooms.rooms.get(room_id)
             if room is not None:
@@ -230,6 +239,28 @@ class ClusterNode:
         if not self.draining:
             for room_id in await self.coordinator.orphans():
                 await self.adopt(room_id)
+
+    def relaying(self, room_id: str, node_id: str) -> asyncio.Event:
+        """An event set when the room's owner is no longer ``node_id`` (checked at each beat): a relay
+        to a node paused or cut off past its lease learns so without waiting on its socket."""
+        moved = asyncio.Event()
+        self._relayed.setdefault(room_id, {})[moved] = node_id
+        return moved
+
+    def relayed_no_more(self, room_id: str, moved: asyncio.Event) -> None:
+        watchers = self._relayed.get(room_id, {})
+        watchers.pop(moved, None)
+        if not watchers:
+            self._relayed.pop(room_id, None)
+
+    async def _watch_relayed(self) -> None:
+        room_ids = list(self._relayed)
+        if not room_ids:
+            return
+        for room_id, owner in zip(room_ids, await self.coordinator.owners(room_ids), strict=True):
+            for moved, node_id in list(self._relayed.get(room_id, {}).items()):
+                if owner != node_id:
+                    moved.set()
 
     async def _reconcile(self) -> None:
         """Every room the database holds unfinished should be live somewhere (Redis may have

@@ -54,29 +54,33 @@ class Relay:
             headers[TOKEN_HEADER] = self.token
         return headers
 
-    async def run(self, address: str, room_id: str) -> HopEnd:
-        """Relay until the client leaves (``CLIENT_GONE``), the owner goes (``OWNER_GONE``: find the
-        next one) or the owner closes the socket for a reason of the client's (``CLOSED``, passed on)."""
+    async def run(self, address: str, room_id: str, moved: asyncio.Event) -> HopEnd:
+        """Relay until the client leaves (``CLIENT_GONE``), the owner goes or ``moved`` is set
+        (``OWNER_GONE``: find the next one) or the owner closes the socket for a reason of the
+        client's (``CLOSED``, passed on)."""
         url = f"{address.replace('http', 'ws', 1)}/ws/rooms/{room_id}"
         try:
             async with connect(url, additional_headers=self.headers(), open_timeout=OPEN_TIMEOUT,
                                max_size=self.max_size, compression=None, ping_interval=None) as hop:
                 if self.auth_frame is not None:
                     await hop.send(self.auth_frame)
-                return await self._pump(hop)
+                return await self._pump(hop, moved)
         except (OSError, InvalidHandshake, InvalidURI, TimeoutError, ConnectionClosed):
             return HopEnd.OWNER_GONE
 
-    async def _pump(self, hop: ClientConnection) -> HopEnd:
+    async def _pump(self, hop: ClientConnection, moved: asyncio.Event) -> HopEnd:
         inbound = asyncio.ensure_future(self._client_to_hop(hop))
         outbound = asyncio.ensure_future(self._hop_to_client(hop))
-        done, pending = await asyncio.wait({inbound, outbound}, return_when=asyncio.FIRST_COMPLETED)
+        watch = asyncio.ensure_future(moved.wait())
+        done, pending = await asyncio.wait({inbound, outbound, watch}, return_when=asyncio.FIRST_COMPLETED)
         for task in pending:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         if any(task.result() is HopEnd.CLIENT_GONE for task in done):
             return HopEnd.CLIENT_GONE
+        if watch in done:
+            return HopEnd.OWNER_GONE
         code, reason = hop.close_code, hop.close_reason or ""
         if code is None or code in MOVED_CODES:
             return HopEnd.OWNER_GONE

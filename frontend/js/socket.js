@@ -9,6 +9,8 @@ const MAX_DELAY = 5000;
 const POLICY_CLOSE = 1008;
 // The token was revoked, an operator suspended the player, or removed him from this room: for good.
 const FINAL_CLOSES = new Set([4401, 4403, 4410]);
+// The server stopped or moved the table to another server (service restart): back at once.
+const RESTART_CLOSE = 1012;
 // Refusals after which trying again later makes sense (the others, e.g. a wrong token or an
 // unknown room, close the connection for good).
 const RETRY_AFTER = new Set(["message/rate_limited", "limit/connections"]);
@@ -97,12 +99,12 @@ export class RoomSocket {
         this.setStatus("closed");
         return;
       }
-      this.scheduleReconnect();
+      this.scheduleReconnect(event.code === RESTART_CLOSE && this.attempt === 0);
     });
   }
 
-  scheduleReconnect() {
-    const delay = Math.min(MAX_DELAY, FIRST_DELAY * 2 ** this.attempt);
+  scheduleReconnect(atOnce = false) {
+    const delay = atOnce ? 0 : Math.min(MAX_DELAY, FIRST_DELAY * 2 ** this.attempt);
     this.attempt += 1;
     showBanner(t("socket.reconnecting"));
     this.setStatus("reconnecting");
