@@ -9,13 +9,14 @@ from pathlib import Path
 
 from fastapi import Depends, FastAPI
 from fastapi.staticfiles import StaticFiles
+from redis.asyncio import Redis
 
 from app.api.bench import DurableGroups
 from app.api.bench import router as bench_router
 from app.api.body_limit import BodyLimit
 from app.api.deps import reject_control_characters
 from app.api.errors import install_error_handlers
-from app.api.limits import TokenBuckets, WindowLimit
+from app.api.limits import build_limits
 from app.api.routes import (
     admin,
     games,
@@ -30,7 +31,6 @@ from app.api.routes import (
     sessions,
 )
 from app.api.security_headers import SecurityHeaders
-from app.api.signin_limit import SignInLimiter
 from app.api.sockets import OpenSockets
 from app.api.ws import router as ws_router
 from app.config import Settings, get_settings
@@ -45,7 +45,6 @@ from app.redaction import install_redaction
 from app.rooms.manager import RoomManager
 from app.rooms.timing import Timing
 
-GUEST_WINDOW_SECONDS = 3600.0
 FRONTEND_DIR = Path(__file__).resolve().parents[1] / "frontend"
 
 
@@ -62,9 +61,10 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True,
         engine = make_engine(settings.database_url, settings.db_lock_timeout)
         store = Store(make_sessionmaker(engine))
         app.state.settings = settings
-        app.state.guest_limit = WindowLimit(settings.guests_per_hour, GUEST_WINDOW_SECONDS)
-        app.state.chat_limit = TokenBuckets(settings.chat_lines_per_second, settings.chat_burst)
-        app.state.report_limit = WindowLimit(settings.reports_per_window, settings.report_window_seconds)
+        app.state.redis = Redis.from_url(settings.redis_url) if settings.redis_url else None
+        limits = build_limits(settings, app.state.redis)
+        app.state.guest_limit, app.state.report_limit = limits.guests, limits.reports
+        app.state.chat_limit, app.state.signin_limiter = limits.chat, limits.signin
         app.state.store = store
         app.state.bench_groups = DurableGroups(GroupedBenchWrites(store.sessions))
         app.state.rooms = RoomManager(
@@ -88,6 +88,8 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True,
             await app.state.rooms.close()
             await store.close()
             await close_engine(engine)
+            if app.state.redis is not None:
+                await app.state.redis.aclose()
 
     app = FastAPI(title="cardroom", version="0.1.0", lifespan=lifespan,
                   description="Hazari, Azi and Hasenpfeffer tables over WebSockets, with match history.")
@@ -95,7 +97,6 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True,
     app.add_middleware(SecurityHeaders)
     app.state.open_sockets = OpenSockets()
     app.state.drain = drain or Drain()
-    app.state.signin_limiter = SignInLimiter.from_settings(settings)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     for router in (players.router, sessions.router, games.router, rooms.router, matches.router,
                    replays.router, leaderboard.router, health.router, admin.router, reports.router):
