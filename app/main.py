@@ -15,7 +15,7 @@ from app.api.bench import router as bench_router
 from app.api.body_limit import BodyLimit
 from app.api.deps import reject_control_characters
 from app.api.errors import install_error_handlers
-from app.api.limits import TokenBuckets, WindowLimit
+from app.api.limits import build_limits
 from app.api.routes import (
     admin,
     games,
@@ -30,7 +30,6 @@ from app.api.routes import (
     sessions,
 )
 from app.api.security_headers import SecurityHeaders
-from app.api.signin_limit import SignInLimiter
 from app.api.sockets import OpenSockets
 from app.api.ws import router as ws_router
 from app.cluster.join import joined_cluster
@@ -46,7 +45,6 @@ from app.redaction import install_redaction
 from app.rooms.manager import RoomManager
 from app.rooms.timing import Timing
 
-GUEST_WINDOW_SECONDS = 3600.0
 FRONTEND_DIR = Path(__file__).resolve().parents[1] / "frontend"
 
 
@@ -63,9 +61,6 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True,
         engine = make_engine(settings.database_url, settings.db_lock_timeout)
         store = Store(make_sessionmaker(engine))
         app.state.settings = settings
-        app.state.guest_limit = WindowLimit(settings.guests_per_hour, GUEST_WINDOW_SECONDS)
-        app.state.chat_limit = TokenBuckets(settings.chat_lines_per_second, settings.chat_burst)
-        app.state.report_limit = WindowLimit(settings.reports_per_window, settings.report_window_seconds)
         app.state.store = store
         app.state.bench_groups = DurableGroups(GroupedBenchWrites(store.sessions))
         app.state.rooms = RoomManager(
@@ -79,6 +74,10 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True,
             max_connections_per_ip=settings.max_connections_per_ip,
             idle_minutes=settings.room_idle_minutes, node_id=settings.node_id)
         async with joined_cluster(settings, app.state.rooms, app.state.drain) as cluster:
+            app.state.redis = None if cluster is None else cluster.coordinator.redis
+            limits = build_limits(settings, app.state.redis)
+            app.state.guest_limit, app.state.report_limit = limits.guests, limits.reports
+            app.state.chat_limit, app.state.signin_limiter = limits.chat, limits.signin
             if cluster is None:
                 await app.state.rooms.restore()
             app.state.rooms.start_sweeping(settings.room_sweep_seconds)
@@ -100,7 +99,6 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True,
     app.add_middleware(SecurityHeaders)
     app.state.open_sockets = OpenSockets()
     app.state.drain = drain or Drain()
-    app.state.signin_limiter = SignInLimiter.from_settings(settings)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     for router in (players.router, sessions.router, games.router, rooms.router, matches.router,
                    replays.router, leaderboard.router, health.router, admin.router, reports.router):
