@@ -29,7 +29,7 @@ from prometheus_client import REGISTRY
 from redis.asyncio import Redis
 from starlette.testclient import TestClient
 from support import Client, make_settings, seat_all
-from support.live import free_port
+from support.cluster import RedisServer
 
 from app.api.limits import Limit, TokenBuckets, WindowLimit
 from app.api.signin_limit import FailureDelays
@@ -51,8 +51,9 @@ class SteppedClock:
 
 
 def stored_keys(prefix: str) -> set[str]:
+    """The limits' keys under ``prefix`` (the nodes of the cluster keep theirs beside them)."""
     with redis.Redis.from_url(REDIS_URL) as client:
-        return {key.decode() for key in client.scan_iter(match=f"{prefix}:*")}
+        return {key.decode() for key in client.scan_iter(match=f"{prefix}:limit:*")}
 
 
 @pytest.fixture
@@ -248,14 +249,18 @@ def test_the_chat_limit_holds_through_redis(fresh_sqlite_url: str, prefix: str) 
     assert f"{prefix}:limit:chat:{players[0].id}" in stored_keys(prefix)
 
 
-def test_with_redis_unreachable_every_request_is_allowed(fresh_sqlite_url: str,
+def test_with_redis_unreachable_every_request_is_allowed(fresh_sqlite_url: str, tmp_path: Path,
                                                          caplog: pytest.LogCaptureFixture) -> None:
-    closed = f"redis://127.0.0.1:{free_port()}/0"
-    settings = make_settings(fresh_sqlite_url, redis_url=closed, guests_per_hour=1, signin_max_failures=1)
+    """The node joined its cluster, then lost its Redis: the limits let every request through."""
+    own_redis = RedisServer(tmp_path / "redis")
+    own_redis.start()
+    settings = make_settings(fresh_sqlite_url, redis_url=own_redis.url, guests_per_hour=1,
+                             signin_max_failures=1)
     before = REGISTRY.get_sample_value(FAILED_OPEN, {"limit": "guests"}) or 0.0
     guess = {"name": "Nobody Here", "password": "a guess"}
     with caplog.at_level(logging.WARNING, logger="app.cluster.limits"), \
             TestClient(create_app(settings, run_migrations=False)) as http:
+        own_redis.kill()
         assert [new_guest(http).status_code for _ in range(3)] == [201] * 3
         assert [http.post("/api/sessions", json=guess).status_code for _ in range(3)] == [401] * 3
     assert REGISTRY.get_sample_value(FAILED_OPEN, {"limit": "guests"}) == before + 3
