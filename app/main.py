@@ -106,7 +106,7 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True,
     app.include_router(ws_router)
     app.include_router(bench_router)
     app.include_router(pages.router)
-    app.add_middleware(RequestIds)
+    app.add_middleware(RequestIds, node_id=settings.node_id)
     app.mount("/rules", StaticFiles(directory=games.RULES_DIR), name="rules")
     app.mount("/", StaticFiles(directory=FRONTEND_DIR, html=True), name="frontend")
     return app
