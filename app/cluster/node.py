@@ -20,6 +20,7 @@ from typing import Any
 
 from redis.exceptions import RedisError
 
+from app import metrics
 from app.cluster.coordinator import Coordinator
 from app.games.base import Rejection
 from app.rooms.manager import RoomManager
@@ -146,7 +147,8 @@ class ClusterNode:
                 await self.coordinator.release(room_id)
                 await self.coordinator.forget(room_id)
             return None
-        room.when_fenced = lambda: self._spawn(self.let_go(room))
+        metrics.ROOMS_TAKEN.inc()
+        room.when_fenced = lambda: self._spawn(self.let_go(room, "fenced"))
         room.when_changed = lambda public: self.room_changed(room, public)
         log.info("room %s: taken at fence %d", room_id, room.fence)
         self.room_changed(room, room.public_json())
@@ -184,24 +186,27 @@ class ClusterNode:
         self._published.pop(room.id, None)
         await self._quietly(self.coordinator.forget(room.id))
 
-    async def let_go(self, room: Room, release: bool = True) -> None:
+    async def let_go(self, room: Room, reason: str) -> None:
         """Stop running ``room`` here: under its lock (no step half done), its timers and bots stopped,
-        its lease given back and its sockets told to reconnect."""
-        if self.rooms.rooms.get(room.id) is room:
-            self.rooms.drop(room)
+        its lease given back (unless another node holds it: ``reason`` ``lease_lost``) and its sockets
+        told to reconnect."""
+        if self.rooms.rooms.get(room.id) is not room:
+            return
+        self.rooms.drop(room)
+        metrics.ROOMS_LET_GO.labels(reason).inc()
         self._published.pop(room.id, None)
         async with room.lock:
             await room.close()
-        if release and room.status is not RoomStatus.FINISHED:
+        if reason != "lease_lost" and room.status is not RoomStatus.FINISHED:
             await self._quietly(self.coordinator.release(room.id))
         for conn in list(room.connections):
             conn.end(CLOSE_RESTART, "room/moved", MOVED)
-        log.info("room %s: let go", room.id)
+        log.info("room %s: let go (%s)", room.id, reason)
 
     async def hand_over(self) -> None:
         """The node stops: every room it owns goes, for other nodes to take."""
         self.draining = True
-        await asyncio.gather(*(self.let_go(room) for room in list(self.rooms.rooms.values())))
+        await asyncio.gather(*(self.let_go(room, "stopping") for room in list(self.rooms.rooms.values())))
 
     # --- the beat: heartbeat, leases, orphans ------------------------------------------------------
 
@@ -233,7 +238,7 @@ class ClusterNode:
             room = self.rooms.rooms.get(room_id)
             if room is not None:
                 log.warning("room %s: another node holds its lease now", room_id)
-                await self.let_go(room, release=False)
+                await self.let_go(room, "lease_lost")
         if time.monotonic() - self._reconciled >= RECONCILE_SECONDS:
             await self._reconcile()
         if not self.draining:

@@ -20,6 +20,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
+from app import metrics
 from app.cluster.node import CLOSE_RESTART
 
 RELAY_HEADER = "x-cardroom-relay"
@@ -62,6 +63,7 @@ class Relay:
         try:
             async with connect(url, additional_headers=self.headers(), open_timeout=OPEN_TIMEOUT,
                                max_size=self.max_size, compression=None, ping_interval=None) as hop:
+                metrics.RELAYS.inc()
                 if self.auth_frame is not None:
                     await hop.send(self.auth_frame)
                 return await self._pump(hop, moved)
