@@ -62,7 +62,7 @@ async def test_a_node_stopped_behind_nginx_costs_its_players_one_reconnection(
     the other node; the others never notice."""
     cluster, address = front
     tables = [await seated_table(cluster, "hasenpfeffer", [lambda: [address]] * 2, maker=address,
-                                 target=10) for _ in range(6)]
+                                 target=3) for _ in range(4)]
     playing = [asyncio.ensure_future(player.play(lambda state: state["room"]["status"] == "finished", 300))
                for _, players in tables for player in players]
     while not all(players[0].last and players[0].last["version"] >= 8 for _, players in tables):
