@@ -30,6 +30,13 @@ browser:
 	  (apt-get update && apt-get install -y fonts-noto-core fonts-noto-color-emoji) || \
 	  { test -z "$(filter true 1 yes,$(CI))" && echo "NOTICE: the Noto fonts could not be installed; Bengali, Hindi and emoji will show boxes"; }
 
+.PHONY: nginx
+# nginx for the tests of deploy/nginx (tests/ops/test_nginx.py), from Debian, when it is missing; in CI
+# a missing nginx fails the run (outside CI those tests are skipped with a notice).
+nginx:
+	@test -x /usr/sbin/nginx || (apt-get update && apt-get install -y nginx) || \
+	  { test -z "$(filter true 1 yes,$(CI))" && echo "NOTICE: nginx could not be installed; the nginx tests will be skipped"; }
+
 # Outside CI the long runs (marker "slow") are left out; CI=true runs everything.
 SLOW := $(if $(filter true 1 yes,$(CI)),,-m "not slow")
 # Test files run in parallel, one pytest-xdist worker per core, each file whole on one worker
@@ -37,13 +44,13 @@ SLOW := $(if $(filter true 1 yes,$(CI)),,-m "not slow")
 JOBS ?= auto
 PARALLEL := -n $(JOBS) --dist loadfile
 
-test: setup browser
+test: setup browser nginx
 	$(BIN)/python -m pytest $(PARALLEL) --durations=30 $(SLOW)
 
 # The protocol and browser tests, three times in random orders; reports any test that did not
 # pass every time.
 RUNS ?= 3
-flaky: setup browser
+flaky: setup browser nginx
 	$(BIN)/python scripts/flaky.py --runs $(RUNS) --jobs $(JOBS) $(SLOW)
 
 lint: setup

@@ -50,12 +50,15 @@ def serve(args: argparse.Namespace) -> int:
                                                  "port": args.port or get_settings().port})
     tune_garbage_collector()
     drain = Drain()
-    # uvicorn is given no logging configuration of its own: its lines go through the server's.
+    # uvicorn is given no logging configuration of its own: its lines go through the server's. Its
+    # proxy headers are off unless proxies are named: by itself it would believe any from 127.0.0.1.
+    proxies = settings.forwarded_allow_ips or None
     config = uvicorn.Config(partial(create_app, settings, drain=drain), factory=True,
                             host=settings.host, port=settings.port,
                             ws="websockets-sansio", loop="uvloop", http="httptools",
                             ws_per_message_deflate=False, ws_max_size=WS_MAX_SIZE, log_config=None,
-                            log_level=settings.log_level)
+                            log_level=settings.log_level, proxy_headers=proxies is not None,
+                            forwarded_allow_ips=proxies)
     server = DrainingServer(config, drain, settings.drain_seconds, after_shutdown=stop_workers)
     with contextlib.suppress(KeyboardInterrupt):
         server.run()

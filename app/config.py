@@ -66,6 +66,9 @@ class Settings(BaseSettings):
     """Where the other nodes reach this one (``http://host:port``); by default the host and port served."""
     lease_seconds: float = Field(default=5.0, gt=0, le=300)
     """How long a node holds a room without renewing its lease; a dead node's rooms move this long after."""
+    forwarded_allow_ips: str | None = None
+    """The proxies whose ``X-Forwarded-For`` names the client (addresses or networks, comma-separated, or
+    ``*``); unset, the header is ignored and the client is the connection's peer."""
     reports_per_window: int = Field(default=5, ge=1)
     report_window_seconds: float = Field(default=3600.0, gt=0)
 

@@ -29,6 +29,7 @@ from app.redaction import redact
 ADDRESS_LOGGERS = frozenset({"uvicorn.access", "uvicorn.error"})
 ACCESS_LOGGER = "uvicorn.access"
 REQUEST_ID_HEADER = "x-request-id"
+NODE_HEADER = "x-cardroom-node"
 GIVEN_REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
 """A request id a proxy sends along is kept when it looks like one; any other is replaced."""
 
@@ -179,10 +180,12 @@ def request_id_of(scope: Scope) -> str:
 
 class RequestIds:
     """Gives each HTTP request and WebSocket an id (the ``X-Request-ID`` it came with, or a new one),
-    found in every line written while it is handled and, for HTTP, in the answer's ``X-Request-ID``."""
+    found in every line written while it is handled and, for HTTP, in the answer's ``X-Request-ID``;
+    the answer's ``X-Cardroom-Node`` names the node whose log holds those lines."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, node_id: str = "") -> None:
         self.app = app
+        self.node_id = node_id
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -193,7 +196,10 @@ class RequestIds:
 
         async def send_with_id(message: Message) -> None:
             if message["type"] == "http.response.start":
-                MutableHeaders(scope=message)[REQUEST_ID_HEADER] = request_id
+                headers = MutableHeaders(scope=message)
+                headers[REQUEST_ID_HEADER] = request_id
+                if self.node_id:
+                    headers[NODE_HEADER] = self.node_id
             await send(message)
 
         try:

@@ -16,7 +16,7 @@ from app.api.body_limit import BodyLimit
 from app.api.deps import reject_control_characters
 from app.api.errors import install_error_handlers
 from app.api.everywhere import Everywhere, NodeActions
-from app.api.limits import TokenBuckets, WindowLimit
+from app.api.limits import build_limits
 from app.api.routes import (
     admin,
     games,
@@ -31,7 +31,6 @@ from app.api.routes import (
     sessions,
 )
 from app.api.security_headers import SecurityHeaders
-from app.api.signin_limit import SignInLimiter
 from app.api.sockets import OpenSockets
 from app.api.ws import router as ws_router
 from app.cluster.join import joined_cluster
@@ -47,7 +46,6 @@ from app.redaction import install_redaction
 from app.rooms.manager import RoomManager
 from app.rooms.timing import Timing
 
-GUEST_WINDOW_SECONDS = 3600.0
 FRONTEND_DIR = Path(__file__).resolve().parents[1] / "frontend"
 
 
@@ -64,9 +62,6 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True,
         engine = make_engine(settings.database_url, settings.db_lock_timeout)
         store = Store(make_sessionmaker(engine))
         app.state.settings = settings
-        app.state.guest_limit = WindowLimit(settings.guests_per_hour, GUEST_WINDOW_SECONDS)
-        app.state.chat_limit = TokenBuckets(settings.chat_lines_per_second, settings.chat_burst)
-        app.state.report_limit = WindowLimit(settings.reports_per_window, settings.report_window_seconds)
         app.state.store = store
         app.state.bench_groups = DurableGroups(GroupedBenchWrites(store.sessions))
         app.state.rooms = RoomManager(
@@ -82,6 +77,10 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True,
         here = NodeActions(app.state.rooms, app.state.open_sockets)
         async with joined_cluster(settings, app.state.rooms, app.state.drain, here) as cluster:
             app.state.everywhere = Everywhere(here, cluster)
+            app.state.redis = None if cluster is None else cluster.coordinator.redis
+            limits = build_limits(settings, app.state.redis)
+            app.state.guest_limit, app.state.report_limit = limits.guests, limits.reports
+            app.state.chat_limit, app.state.signin_limiter = limits.chat, limits.signin
             if cluster is None:
                 await app.state.rooms.restore()
             app.state.rooms.start_sweeping(settings.room_sweep_seconds)
@@ -103,7 +102,6 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True,
     app.add_middleware(SecurityHeaders)
     app.state.open_sockets = OpenSockets()
     app.state.drain = drain or Drain()
-    app.state.signin_limiter = SignInLimiter.from_settings(settings)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     for router in (players.router, sessions.router, games.router, rooms.router, matches.router,
                    replays.router, leaderboard.router, health.router, admin.router, reports.router):
@@ -111,7 +109,7 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True,
     app.include_router(ws_router)
     app.include_router(bench_router)
     app.include_router(pages.router)
-    app.add_middleware(RequestIds)
+    app.add_middleware(RequestIds, node_id=settings.node_id)
     app.mount("/rules", StaticFiles(directory=games.RULES_DIR), name="rules")
     app.mount("/", StaticFiles(directory=FRONTEND_DIR, html=True), name="frontend")
     return app

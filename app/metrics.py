@@ -72,6 +72,8 @@ CLOSES = Counter("cardroom_websocket_closes", "Room sockets closed, by close cod
                  "or 'client')", ["code", "by"])
 LOOP_LAG = Histogram("cardroom_event_loop_lag_seconds",
                      f"How late the event loop runs a timer due every {LAG_INTERVAL} s", buckets=FAST_BUCKETS)
+LIMITS_FAILED_OPEN = Counter("cardroom_limits_failed_open", "Limit checks that allowed because Redis did not "
+                             "answer them, by limit", ["limit"])
 JUDGE, STORE, ANNOUNCE = (MOVE_STAGES.labels(stage) for stage in ("judge", "store", "announce"))
 
 
@@ -110,6 +112,10 @@ def rejected(code: str) -> None:
 
 def closed(code: int, by: str) -> None:
     CLOSES.labels(str(code), by).inc()
+
+
+def failed_open(limit: str) -> None:
+    LIMITS_FAILED_OPEN.labels(limit).inc()
 
 
 class StepWrites:

@@ -137,6 +137,18 @@ def new_postgres_database(postgres_url: str) -> Iterator[Callable[[], str]]:
         asyncio.run(create_or_drop_database(postgres_url, name, create=False))
 
 
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def own_database(request: pytest.FixtureRequest) -> str:
+    """A migrated database of the test's own, once SQLite and once PostgreSQL."""
+    if request.param == "sqlite":
+        url: str = request.getfixturevalue("fresh_sqlite_url")
+        return url
+    new_postgres_database: Callable[[], str] = request.getfixturevalue("new_postgres_database")
+    url = new_postgres_database()
+    migrate.upgrade(url)
+    return url
+
+
 @pytest.fixture
 def server(database_url: str, tmp_path: Path) -> Iterator[LiveServer]:
     """``cardroom serve`` on the test's database, stopped after the test."""

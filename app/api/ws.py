@@ -24,7 +24,7 @@ from starlette.websockets import WebSocketState
 
 from app import metrics
 from app.api.errors import CHAT_RATE_LIMITED, CHAT_READ_ONLY, CHAT_SIGN_IN, ChatRefused
-from app.api.limits import TokenBuckets
+from app.api.limits import Limit
 from app.api.messages import (
     Act,
     AddBot,
@@ -241,8 +241,8 @@ async def _authenticate(room: Room, conn: SocketConnection, sign_in: SignIn, tok
     room.connect(conn)
 
 
-def _chat(room: Room, conn: SocketConnection, limit: TokenBuckets, text: str | None = None,
-          reaction: str | None = None) -> None:
+async def _chat(room: Room, conn: SocketConnection, text: str | None = None,
+                reaction: str | None = None) -> None:
     """A chat line or a reaction, checked: from a signed-in player, seated or (where the room lets
     them) watching, within the chat's own rate limit per player."""
     if conn.player_id is None:
@@ -250,19 +250,23 @@ def _chat(room: Room, conn: SocketConnection, limit: TokenBuckets, text: str | N
     if room.seat_of(conn.player_id) is None and not room.spectators_may_chat:
         raise ChatRefused("at this table spectators read the chat but do not write in it",
                           code=CHAT_READ_ONLY)
-    wait = limit.take(conn.player_id)
+    state = conn.websocket.app.state
+    limit: Limit = state.chat_limit
+    wait = await limit.take(conn.player_id)
     if wait is not None:
-        raise ChatRefused(f"at most {limit.rate:g} chat line(s) a second, bursts of {limit.burst:g}; "
-                          f"wait {wait:.1f} s", code=CHAT_RATE_LIMITED)
-    room.post_chat(conn, text, reaction)
+        settings: Settings = state.settings
+        raise ChatRefused(f"at most {settings.chat_lines_per_second:g} chat line(s) a second, bursts of "
+                          f"{settings.chat_burst:g}; wait {wait:.1f} s", code=CHAT_RATE_LIMITED)
+    if not conn.revoked:
+        room.post_chat(conn, text, reaction)
 
 
 async def _handle(room: Room, conn: SocketConnection, message: Inbound) -> None:
     match message:
         case Chat(text=text):
-            _chat(room, conn, conn.websocket.app.state.chat_limit, text=chat_text(text))
+            await _chat(room, conn, text=chat_text(text))
         case React(reaction=reaction):
-            _chat(room, conn, conn.websocket.app.state.chat_limit, reaction=reaction_key(reaction))
+            await _chat(room, conn, reaction=reaction_key(reaction))
         case Sit(seat=seat, buy_in=buy_in):
             await room.sit(conn, seat, buy_in)
         case Stand():

@@ -64,6 +64,9 @@ class Room(Base):
     created_at: Mapped[datetime]
     version: Mapped[int] = mapped_column(default=0, server_default="0")
     test_setup: Mapped[dict[str, Any] | None]
+    # The fencing number of the server that owns the room (migration 0012): a server taking it over
+    # raises it, and the database refuses the steps of a server holding an older one.
+    fence: Mapped[int] = mapped_column(default=0, server_default="0")
 
     __table_args__ = (Index("ix_rooms_status", "status"),)
 
@@ -156,6 +159,8 @@ class Deal(Base):
     server_seed: Mapped[str | None] = mapped_column(String(64), default=None)
     commitment: Mapped[str | None] = mapped_column(String(64), default=None)
     client_seeds: Mapped[list[Any] | None] = mapped_column(default=None)
+    # The room's fence its writer held (migration 0012); a trigger refuses any other.
+    fence: Mapped[int] = mapped_column(default=0, server_default="0")
 
 
 class Action(Base):
@@ -170,6 +175,8 @@ class Action(Base):
     at: Mapped[datetime]
     # Made by the autopilot for a person who was away or too slow.
     autopilot: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # The room's fence its writer held (migration 0012); a trigger refuses any other.
+    fence: Mapped[int] = mapped_column(default=0, server_default="0")
 
 
 class ChipTransfer(Base):

@@ -59,7 +59,8 @@ class DealtDeck:
 
 @dataclass
 class StepRecord:
-    """Everything one step of a match changes, written in one transaction before anyone is told."""
+    """Everything one step of a match changes, written in one transaction before anyone is told.
+    ``fence``: the room's fence its writer holds (:mod:`app.db.fencing`), which its rows carry."""
 
     match_id: str
     actions: list[LoggedAction] = field(default_factory=list)
@@ -69,6 +70,7 @@ class StepRecord:
     grants: list[tuple[str, int]] = field(default_factory=list)
     result: dict[str, Any] | None = None
     audit: list[dict[str, Any]] = field(default_factory=list)
+    fence: int = 0
 
 
 @dataclass
@@ -83,10 +85,11 @@ class StepRows:
     def of(cls, steps: list[StepRecord]) -> StepRows:
         deals = [{"match_id": step.match_id, "number": deal.number, "deck": deal.deck, "points": None,
                   "detail": None, "server_seed": deal.server_seed, "commitment": deal.commitment,
-                  "client_seeds": deal.client_seeds} for step in steps for deal in step.deals]
+                  "client_seeds": deal.client_seeds, "fence": step.fence}
+                 for step in steps for deal in step.deals]
         actions = [{"match_id": step.match_id, "seq": action.seq, "deal": action.deal, "seat": action.seat,
                     "action": action.action, "ref": action.ref, "at": action.at,
-                    "autopilot": action.autopilot}
+                    "autopilot": action.autopilot, "fence": step.fence}
                    for step in steps for action in step.actions]
         transfers = [row for step in steps for row in _step_transfers(step)]
         results = [{"match_id": step.match_id, "number": number, "points": points, "detail": detail}

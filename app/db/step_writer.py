@@ -5,6 +5,7 @@ from __future__ import annotations
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.db import postgres_rows
+from app.db.fencing import fenced_refusal
 from app.db.group_commit import GroupCommit
 from app.db.ledger import overdraw_refusal
 from app.db.step_rows import StepRecord, StepRows, finish_match
@@ -13,8 +14,8 @@ from app.metrics import StepWrites
 
 class StepWriter(GroupCommit[StepRecord]):
     """Group commit of the steps of every room: a step's ``write`` returns once its transaction has
-    committed; a step refused alone by the ledger's overdraw check is told so
-    (:func:`~app.db.ledger.overdraw_refusal`)."""
+    committed; a step refused alone by the ledger's overdraw check or by its room's fence is told so
+    (:func:`~app.db.ledger.overdraw_refusal`, :func:`~app.db.fencing.fenced_refusal`)."""
 
     def __init__(self, sessions: async_sessionmaker[AsyncSession], lanes: int = 4) -> None:
         super().__init__(lanes)
@@ -23,7 +24,7 @@ class StepWriter(GroupCommit[StepRecord]):
         self.postgres = self.engine.dialect.name == "postgresql"
 
     def refusal(self, error: Exception) -> Exception:
-        return overdraw_refusal(error) or error
+        return fenced_refusal(error) or overdraw_refusal(error) or error
 
     async def transaction(self, steps: list[StepRecord]) -> None:
         rows = StepRows.of(steps)

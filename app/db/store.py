@@ -1,5 +1,7 @@
 """The queries the server makes. Each public method is one transaction, but ``record_step`` may share
-its transaction with other rooms' steps (:class:`~app.db.step_writer.StepWriter`)."""
+its transaction with other rooms' steps (:class:`~app.db.step_writer.StepWriter`). The writes of a
+room's rows carry the room's fence and are refused when a newer owner holds it
+(:mod:`app.db.fencing`)."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db import models
 from app.db.chat_log import ChatWriter
+from app.db.fencing import update_fenced_room
 from app.db.ids import new_id, now
 from app.db.ledger import balance, grant, hold_chip_seats, top_up_refusal
 from app.db.stats import player_stats
@@ -123,22 +126,22 @@ class Store:
             await session.flush()
             session.add_all(models.RoomSeat(room_id=room.id, seat=seat) for seat in range(seats))
 
-    async def save_room_seats(self, room_id: str, seats: list[SeatRow], version: int,
+    async def save_room_seats(self, room_id: str, seats: list[SeatRow], version: int, *, fence: int,
                               ante: int | None = None, smallest: int = 0,
                               audit: dict[str, Any] | None = None) -> None:
         """Store who holds each seat, with its buy-in. At a chip table (``ante`` given) every
         player seated holds its chip seat, each newcomer with at least ``ante`` chips and at least
         ``smallest`` (the table's smallest buy-in): :class:`ChipSeatRefused` otherwise, and nothing
-        changes. ``audit``: the audit row of the operator's action that made the change."""
+        changes. ``audit``: the audit row of the operator's action that made the change. Refused
+        (:class:`~app.db.fencing.RoomFenced`) unless the room's fence is still ``fence``."""
         async with self.sessions.begin() as session:
+            await update_fenced_room(session, room_id, fence, version=version)
             await _audit(session, audit)
             for seat, row in enumerate(seats):
                 await session.execute(
                     update(models.RoomSeat)
                     .where(models.RoomSeat.room_id == room_id, models.RoomSeat.seat == seat)
                     .values(player_id=row.player_id, bot=row.bot, buy_in=row.buy_in))
-            await session.execute(
-                update(models.Room).where(models.Room.id == room_id).values(version=version))
             if ante is not None:
                 await hold_chip_seats(session, room_id, [row.player_id for row in seats if row.player_id],
                                        ante, smallest)
@@ -166,24 +169,48 @@ class Store:
             return await session.scalar(select(func.count()).select_from(models.Room).where(
                 models.Room.owner_id == player_id, models.Room.status != "finished")) or 0
 
-    async def set_room_status(self, room_id: str, status: str, audit: dict[str, Any] | None = None,
-                              stopped_match: str | None = None) -> None:
-        """``audit``: the audit row of the operator's action that made the change; ``stopped_match``:
-        a match an operator stopped before its end, which becomes ``closed`` (no result, not rated)."""
+    async def saved_room(self, room_id: str) -> SavedRoom | None:
+        """One unfinished room with what it takes to rebuild it, as :meth:`unfinished_rooms` gives
+        each; None when there is no such room or it is finished."""
+        async with self.sessions() as session:
+            room = await session.scalar(select(models.Room).where(models.Room.id == room_id,
+                                                                  models.Room.status != "finished"))
+            return None if room is None else await _saved_room(session, room)
+
+    async def take_room(self, room_id: str) -> int | None:
+        """Become the owner of an unfinished room: raise its fence by one and return the new fence.
+        From its commit on, every write with an older fence is refused, and a step of the owner
+        before that had already passed its check commits first. None when there is no such room or
+        it is finished."""
+        room = models.Room
         async with self.sessions.begin() as session:
+            taken = await session.execute(
+                update(room).where(room.id == room_id, room.status != "finished")
+                .values(fence=room.fence + 1).returning(room.fence)
+                .execution_options(synchronize_session=False))
+            return taken.scalar_one_or_none()
+
+    async def set_room_status(self, room_id: str, status: str, *, fence: int,
+                              audit: dict[str, Any] | None = None, stopped_match: str | None = None) -> None:
+        """``audit``: the audit row of the operator's action that made the change; ``stopped_match``:
+        a match an operator stopped before its end, which becomes ``closed`` (no result, not rated).
+        Refused (:class:`~app.db.fencing.RoomFenced`) unless the room's fence is still ``fence``."""
+        async with self.sessions.begin() as session:
+            await update_fenced_room(session, room_id, fence, status=status)
             await _audit(session, audit)
             if stopped_match is not None:
                 await session.execute(update(models.Match).where(models.Match.id == stopped_match)
                                       .values(status="closed", finished_at=now()))
-            await session.execute(
-                update(models.Room).where(models.Room.id == room_id).values(status=status))
 
     async def start_match(self, match: models.Match, seats: list[models.MatchSeat], step: StepRecord,
-                          version: int, held: list[SeatRow], ante: int | None = None) -> None:
+                          version: int, held: list[SeatRow], *, fence: int, ante: int | None = None) -> None:
         """Start ``match`` in its room, whose seats become ``held`` (a rematch may give a person's
         seat to a bot); at a chip table (``ante`` given) its people hold their chip seats again, as
-        :meth:`save_room_seats` checks them."""
+        :meth:`save_room_seats` checks them. Refused (:class:`~app.db.fencing.RoomFenced`) unless the
+        room's fence is still ``fence``."""
         async with self.sessions.begin() as session:
+            await update_fenced_room(session, match.room_id, fence, status="playing", match_id=match.id,
+                                     version=version)
             session.add(match)
             await session.flush()
             for seat in seats:
@@ -194,9 +221,6 @@ class Store:
                     update(models.RoomSeat)
                     .where(models.RoomSeat.room_id == match.room_id, models.RoomSeat.seat == number)
                     .values(player_id=row.player_id, bot=row.bot, buy_in=row.buy_in))
-            await session.execute(
-                update(models.Room).where(models.Room.id == match.room_id)
-                .values(status="playing", match_id=match.id, version=version))
             if ante is not None:
                 people = [row.player_id for row in held if row.player_id]
                 await hold_chip_seats(session, match.room_id, people, ante)

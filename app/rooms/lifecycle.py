@@ -80,8 +80,9 @@ class Lifecycle:
             room.seats, room.match_id, room.status = list(occupants), match_id, RoomStatus.PLAYING
             room.steps.commit(state, record)
             log.info("match started")
-        await room.steps.store_then(room.store.start_match(match, seat_rows, record, room.version + 1,
-                                                           held, ante=room.chips.rules.seat_ante), begin)
+        await room.steps.store_then(room.store.start_match(match, seat_rows, record, room.version + 1, held,
+                                                           fence=room.fence, ante=room.chips.rules.seat_ante),
+                                    begin)
 
     def _new_match(self) -> None:
         """Forget what belongs to the match before (a rematch starts from its first deal)."""
@@ -189,7 +190,8 @@ class Lifecycle:
 
     async def _close_unstarted(self, audit: dict[str, Any] | None = None) -> None:
         room = self.room
-        await room.steps.store_then(room.store.set_room_status(room.id, RoomStatus.FINISHED, audit),
+        await room.steps.store_then(room.store.set_room_status(room.id, RoomStatus.FINISHED,
+                                                               fence=room.fence, audit=audit),
                                     self._closed)
 
     async def close_by_operator(self, audit: dict[str, Any]) -> None:
@@ -206,7 +208,8 @@ class Lifecycle:
             rules = room.engine.chips
             if rules is None:
                 await room.steps.store_then(room.store.set_room_status(
-                    room.id, RoomStatus.FINISHED, audit, stopped_match=room.match_id), self._stop)
+                    room.id, RoomStatus.FINISHED, fence=room.fence, audit=audit,
+                    stopped_match=room.match_id), self._stop)
                 return
             await room.steps.close(rules, audit)
 

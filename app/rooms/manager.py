@@ -261,7 +261,7 @@ class RoomManager:
         moment = self.clock()
         for saved in await self.store.unfinished_rooms():
             if saved.match is None and moment - saved.room.created_at >= self.idle:
-                await self.store.set_room_status(saved.room.id, RoomStatus.FINISHED)
+                await self.store.set_room_status(saved.room.id, RoomStatus.FINISHED, fence=saved.room.fence)
                 continue
             room = self._rebuild(saved)
             self.rooms[room.id] = room
@@ -275,6 +275,7 @@ class RoomManager:
         room = self._room(row, TestSetup.from_json(row.test_setup), seats=len(saved.seats))
         room.seats = [_occupant(seat, name) for seat, name in saved.seats]
         room.version = row.version
+        room.fence = row.fence
         room.chat.restore(ChatLine.from_row(line) for line in saved.chat)
         if saved.match is not None:
             room.resume(saved.match, saved.match_seats, saved.deals, saved.actions)

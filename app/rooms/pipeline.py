@@ -4,7 +4,9 @@ room and announce it.
 A step is worked out without touching the room: nothing it changes (the state, revealed seeds,
 chips, timers, autopilots, the version) is visible to anyone until its write has committed, and a
 write that fails leaves the room exactly as it was. :meth:`StepPipeline.record` is the one place a
-stored step (:class:`~app.db.step_rows.StepRecord`) is made.
+stored step (:class:`~app.db.step_rows.StepRecord`) is made; it carries the room's fence, and a write
+the database refuses because another server has taken the room over
+(:class:`~app.db.fencing.RoomFenced`) also calls the room's ``when_fenced``.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
+from app.db.fencing import RoomFenced
 from app.db.ids import now
 from app.db.ledger import bot_account, player_account
 from app.db.step_rows import ChipMove, DealtDeck, LoggedAction, StepRecord
@@ -46,7 +49,8 @@ class StepPipeline:
 
     def record(self, match_id: str | None = None, audit: JSON | None = None) -> StepRecord:
         """A new stored step of the room's match (or of ``match_id``, the one it starts)."""
-        return StepRecord(match_id or self.room.match_id or "", audit=[] if audit is None else [audit])
+        return StepRecord(match_id or self.room.match_id or "", audit=[] if audit is None else [audit],
+                          fence=self.room.fence)
 
     # --- judging: what a step would change ------------------------------------------------
 
@@ -151,8 +155,9 @@ class StepPipeline:
 
     async def store_then(self, write: Awaitable[None], commit: Callable[[], None]) -> None:
         """Write, then ``commit`` (change the room and tell everyone). A write that fails raises
-        :class:`StepNotStored` and commits nothing. A write under way is committed once stored even if
-        the task that made it is cancelled meanwhile, so the room never falls behind its stored log."""
+        :class:`StepNotStored` (:class:`RoomFenced` when another server has taken the room over) and
+        commits nothing. A write under way is committed once stored even if the task that made it is
+        cancelled meanwhile, so the room never falls behind its stored log."""
         writing = asyncio.ensure_future(write)
         try:
             await asyncio.shield(writing)
@@ -160,6 +165,10 @@ class StepPipeline:
             await asyncio.wait([writing])
             if not writing.cancelled() and writing.exception() is None:
                 commit()
+            raise
+        except RoomFenced:
+            log.warning("room %s: another server has taken this room over; nothing changed", self.room.id)
+            self.room.when_fenced()
             raise
         except STORE_ERRORS as error:
             log.warning("room %s: a step was not stored, nothing changed: %s", self.room.id,

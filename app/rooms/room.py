@@ -65,6 +65,11 @@ class Room:
         self.seats: list[Occupant | None] = [None] * (seats or engine.max_seats)
         self.status = RoomStatus.OPEN
         self.version = 0
+        self.fence = 0
+        """The room's fencing number this server holds (:mod:`app.db.fencing`): the writes of its rows
+        carry it, and the database refuses them once another server has taken the room over."""
+        self.when_fenced: Callable[[], None] = nothing
+        """Called when a write of the room was refused because another server has taken it over."""
         self.state: Any = None
         self.match_id: str | None = None
         self.seq = 0
@@ -79,9 +84,6 @@ class Room:
         self.closed = False
         self.stopped = False
         self.removed: set[str] = set()
-        self.fence = 0
-        """The fencing number this node holds the room at (``rooms.fence``); 0 on a lone server."""
-        self.when_fenced: Callable[[], None] = lambda: None
         self.when_changed: Callable[[JSON], None] = lambda public: None
         """Told the room's public JSON at each broadcast (a cluster's lobby keeps it)."""
         self.bots = BotSeats(engine.name)
@@ -235,8 +237,8 @@ class Room:
             self.fanout.changed()
         rules = self.chips.rules
         await self.steps.store_then(self.store.save_room_seats(
-            self.id, stored, self.version + 1, ante=rules.seat_ante, smallest=rules.min_buy_in,
-            audit=audit), seat)
+            self.id, stored, self.version + 1, fence=self.fence, ante=rules.seat_ante,
+            smallest=rules.min_buy_in, audit=audit), seat)
 
     # --- a seat's decisions --------------------------------------------------------------------
 

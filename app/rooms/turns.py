@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from app.db.fencing import RoomFenced
 from app.games.base import JSON
 from app.games.driver import AutoStepDue, DealNeeded, SeatsToAct
 from app.rooms.errors import StepNotStored
@@ -126,10 +127,13 @@ class Turns:
     async def _background(self, key: str, what: str, work: Callable[[], Awaitable[None]]) -> None:
         """Run a step nobody waits for, then schedule what is due next. A step the database did not
         take is tried again after ``timing.retry_pause``; any other failure is logged and waits as
-        long, so a step that keeps failing never spins."""
+        long, so a step that keeps failing never spins. Once another server has taken the room over
+        nothing more is scheduled: that server plays on."""
         room = self.room
         try:
             await work()
+        except RoomFenced:
+            return
         except StepNotStored:
             await room.clock.sleep(room.timing.retry_pause)
         except Exception:

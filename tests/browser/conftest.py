@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, BrowserType, Playwright, sync_playwright
+from support import installed
 from support.browser import browser_server, watch_policy_violations
 from support.live import LiveServer
 
@@ -22,18 +23,12 @@ CHROMIUM_FLAGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
-IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 DESKTOP = {"width": 1280, "height": 800}
 
 
 @pytest.fixture(scope="session")
 def chromium() -> Path:
-    if not CHROMIUM.exists():
-        if IN_CI:
-            pytest.fail(f"Chromium must be installed in CI ({CHROMIUM}); `make browser` installs it")
-        print(f"\nNOTICE: browser tests skipped, no Chromium at {CHROMIUM} (`make browser` installs it)")
-        pytest.skip(f"no Chromium at {CHROMIUM}")
-    return CHROMIUM
+    return installed(CHROMIUM, "Chromium", "browser", "browser")
 
 
 @pytest.fixture(scope="session")

@@ -6,28 +6,15 @@ PostgreSQL, a database of its own for each run, real matches played through the 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
 from sqlalchemy import func, select
 from support import query
 from support.db import OLD_DAYS, archive, backdate
 from support.played_matches import Played, app_client, play_matches, what_the_server_says
 
-from app.db import migrate, models
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def own_database(request: pytest.FixtureRequest) -> str:
-    if request.param == "sqlite":
-        url: str = request.getfixturevalue("fresh_sqlite_url")
-        return url
-    new_postgres_database: Callable[[], str] = request.getfixturevalue("new_postgres_database")
-    url = new_postgres_database()
-    migrate.upgrade(url)
-    return url
+from app.db import models
 
 
 def logged_actions(url: str) -> dict[str, int]:

@@ -107,3 +107,11 @@ def test_a_request_id_is_answered_and_a_bad_one_replaced(client: TestClient) -> 
     assert replaced.headers["x-request-id"] not in ("bad id!", "")
     assert len(made.headers["x-request-id"]) == 16 and made.headers["x-request-id"] != \
         replaced.headers["x-request-id"]
+
+
+def test_every_http_answer_names_the_node_that_gave_it(client: TestClient) -> None:
+    node_id = client.app.state.settings.node_id  # type: ignore[attr-defined]
+    answers = [client.get("/api/health"), client.get("/"), client.get("/api/rooms/nowhere"),
+               client.post("/api/players", content=b"x" * 70_000)]
+    assert [answer.status_code for answer in answers] == [200, 200, 404, 413]
+    assert {answer.headers["x-cardroom-node"] for answer in answers} == {node_id}

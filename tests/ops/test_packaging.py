@@ -1,4 +1,4 @@
-"""The project's frame: the Dockerfile lints clean, the Compose file is valid, the CLI answers."""
+"""The project's frame: the Dockerfile lints clean, the Compose files are valid, the CLI answers."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 from support import PROJECT_DIR
 
@@ -28,9 +29,9 @@ def test_dockerfile_runs_as_non_root_and_migrates_before_serving() -> None:
     assert "cardroom migrate && exec cardroom serve" in text
 
 
-def test_compose_file_matches_the_compose_specification() -> None:
-    result = run(str(BIN / "check-jsonschema"), "--builtin-schema", "vendor.compose-spec",
-                 "docker-compose.yml")
+@pytest.mark.parametrize("compose_file", ["docker-compose.yml", "docker-compose.cluster.yml"])
+def test_compose_file_matches_the_compose_specification(compose_file: str) -> None:
+    result = run(str(BIN / "check-jsonschema"), "--builtin-schema", "vendor.compose-spec", compose_file)
     assert result.returncode == 0, result.stdout + result.stderr
 
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 from starlette.testclient import TestClient, WebSocketTestSession
@@ -22,6 +24,18 @@ from app.rooms.clock import Clock
 
 Message = dict[str, Any]
 PROJECT_DIR = Path(__file__).resolve().parents[2]
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def installed(program: Path, name: str, tests: str, target: str) -> Path:
+    """``program``, which ``make TARGET`` installs: missing, it fails the test in CI and skips it
+    elsewhere with a printed notice."""
+    if not program.exists():
+        if IN_CI:
+            pytest.fail(f"{name} must be installed in CI ({program}); `make {target}` installs it")
+        print(f"\nNOTICE: {tests} tests skipped, no {name} at {program} (`make {target}` installs it)")
+        pytest.skip(f"no {name} at {program}")
+    return program
 
 
 def make_settings(database_url: str, **overrides: object) -> Settings:

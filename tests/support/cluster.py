@@ -100,6 +100,8 @@ class Cluster:
     nodes: list[ClusterNode]
     prefix: str
     database_url: str
+    players: list[Player] = field(default_factory=list)
+    """Everyone seated through the cluster, to be sent away at the end."""
 
     def owner(self, room_id: str) -> str | None:
         """The node that holds the room's lease."""
@@ -195,6 +197,11 @@ class Player:
                 return
             await asyncio.sleep(0.1)
         raise AssertionError(f"{self.name} could not reach any node: {last_error!r}")
+
+    async def leave(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+            self.ws = None
 
     async def send(self, message: Message) -> None:
         assert self.ws is not None

@@ -34,18 +34,25 @@ async def open_store(url: str) -> AsyncIterator[Store]:
         await close_engine(engine)
 
 
-async def new_match(store: Store) -> tuple[str, str]:
-    """A player, a room and a running match of his; returns the match and the player."""
+async def running_match(store: Store) -> tuple[str, str, str]:
+    """A player, a room and a running match of his; returns the room, the match and the player.
+    The match's log is no game's: finish the room before a server may start on this database."""
     player, _token = await store.create_player("Writer", starting_chips=100)
     room = models.Room(id=new_id(), game="azi", options={}, private=True, owner_id=player.id,
                        status="open", match_id=None, created_at=now(), version=0, test_setup=None)
     await store.create_room(room, seats=2)
     match = models.Match(id=new_id(), room_id=room.id, game="azi", options={}, first_dealer=0,
                          stacks=None, status="running", started_at=now(), finished_at=None, result=None)
-    await store.start_match(match, [], StepRecord(match.id), version=1, held=[])
+    await store.start_match(match, [], StepRecord(match.id), version=1, held=[], fence=room.fence)
+    return room.id, match.id, player.id
+
+
+async def new_match(store: Store) -> tuple[str, str]:
+    """A running match of a player's in a room already finished; returns the match and the player."""
+    room_id, match_id, player_id = await running_match(store)
     # Its log is no game's: the room must not be rebuilt by a server that starts on this database.
-    await store.set_room_status(room.id, "finished")
-    return match.id, player.id
+    await store.set_room_status(room_id, "finished", fence=0)
+    return match_id, player_id
 
 
 def step(match_id: str, seq: int, player_id: str | None = None) -> StepRecord:

@@ -32,6 +32,17 @@ def free_port() -> int:
         return port
 
 
+def stop_process(process: subprocess.Popen[bytes] | None) -> None:
+    """Ends ``process`` if it still runs: SIGTERM, then SIGKILL after ten seconds."""
+    if process is not None and process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
 class LiveServer:
     """``cardroom serve`` on a free port, started by ``with``; ``kill()`` sends SIGKILL, ``start()``
     starts it again, and leaving the ``with`` stops it whatever it is doing."""
@@ -74,12 +85,7 @@ class LiveServer:
         self.process.wait(timeout=10)
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
+        stop_process(self.process)
 
     def post(self, path: str, body: Message, token: str | None = None) -> Message:
         headers = {"Authorization": f"Bearer {token}"} if token else {}

@@ -13,7 +13,7 @@ from fastapi.responses import JSONResponse, StreamingResponse
 
 from app.api.deps import PlayerDep, SettingsDep, StoreDep
 from app.api.errors import ApiError, error_responses
-from app.api.limits import WindowLimit, client_address, too_many
+from app.api.limits import Limit, client_address, too_many
 from app.api.routes.matches import FILTERS, check_known, history_filter
 from app.api.schemas import AccountClaim, LanguageChoice, PlayerCreate, PlayerCreated, PlayerPublic
 from app.db import accounts
@@ -32,10 +32,10 @@ async def create_player(body: PlayerCreate, request: Request, store: StoreDep,
     """A guest account. Keep ``token``: it is the player's only credential. The name of a claimed
     account (compared ignoring case) is refused. One address makes at most
     ``CARDROOM_GUESTS_PER_HOUR`` guests an hour; more are refused with 429 and ``Retry-After``."""
-    guest_limit: WindowLimit = request.app.state.guest_limit
-    wait = guest_limit.take(client_address(request))
+    guest_limit: Limit = request.app.state.guest_limit
+    wait = await guest_limit.take(client_address(request))
     if wait is not None:
-        return too_many("player/too_many_guests", f"this address has made {guest_limit.limit} guest "
+        return too_many("player/too_many_guests", f"this address has made {settings.guests_per_hour} guest "
                         "accounts in the last hour, the most it may", wait)
     async with store.sessions() as session:
         if await accounts.name_is_claimed(session, body.name):

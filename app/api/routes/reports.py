@@ -7,9 +7,9 @@ from datetime import UTC, datetime
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from app.api.deps import PlayerDep, RoomsDep, StoreDep
+from app.api.deps import PlayerDep, RoomsDep, SettingsDep, StoreDep
 from app.api.errors import ApiError, error_responses
-from app.api.limits import WindowLimit, too_many
+from app.api.limits import Limit, too_many
 from app.api.schemas import ReportCreate, ReportCreated
 from app.db import operators
 
@@ -26,7 +26,7 @@ REPORT_ANSWERS = error_responses(401, 403, 404, 429, meanings={
 
 @router.post("", status_code=201, response_model=ReportCreated, responses=REPORT_ANSWERS)
 async def create_report(body: ReportCreate, request: Request, player: PlayerDep, store: StoreDep,
-                        rooms: RoomsDep) -> ReportCreated | JSONResponse:
+                        rooms: RoomsDep, settings: SettingsDep) -> ReportCreated | JSONResponse:
     """Report another player of a room (optionally about one chat line, with a note). The server
     records the room's match and the reported player's seat."""
     if body.player_id == player.id:
@@ -37,11 +37,11 @@ async def create_report(body: ReportCreate, request: Request, player: PlayerDep,
     seat = room.seat_of(body.player_id)
     if seat is None and not any(conn.player_id == body.player_id for conn in room.connections):
         raise ApiError(400, "report/not_in_room", "that player is neither seated nor connected in this room")
-    limit: WindowLimit = request.app.state.report_limit
-    wait = limit.take(player.id)
+    limit: Limit = request.app.state.report_limit
+    wait = await limit.take(player.id)
     if wait is not None:
-        return too_many("report/rate_limited", f"you have sent {limit.limit} reports recently, the most "
-                        "you may", wait)
+        return too_many("report/rate_limited", f"you have sent {settings.reports_per_window} reports "
+                        "recently, the most you may", wait)
     chat = body.chat
     note = " ".join(body.note.split()) if body.note else None
     report_id = await operators.add_report(store.sessions, operators.ReportInput(

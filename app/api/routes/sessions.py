@@ -30,16 +30,16 @@ async def sign_in(body: SessionCreate, request: Request, store: StoreDep,
     address, during which sign-ins are answered 429 with ``Retry-After``. Other addresses are not
     slowed down."""
     name_key, address = accounts.name_key(body.name), client_address(request)
-    wait = limiter.retry_after(name_key, address)
+    wait = await limiter.retry_after(name_key, address)
     if wait > 0:
         return too_many("auth/rate_limited", "too many failed sign-ins from here", wait)
     async with store.sessions() as session:
         player = await accounts.claimed_player(session, body.name)
     matches = await accounts.password_matches(player.password_hash if player else None, body.password)
     if player is None or not matches:
-        limiter.failed(name_key, address)
+        await limiter.failed(name_key, address)
         raise ApiError(401, "auth/wrong_password", "no claimed account has that name and password")
-    limiter.succeeded(name_key, address)
+    await limiter.succeeded(name_key, address)
     if await store.is_suspended(player.id):
         raise suspended()
     token = await accounts.issue_token(store.sessions, player.id)
