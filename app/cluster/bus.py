@@ -184,7 +184,8 @@ class ClusterBus:
 
     async def _answer(self, request: dict[str, Any]) -> None:
         if _now_ms() > request["until"]:
-            log.warning("a request to %s a room came after its deadline; not done", request["kind"])
+            log.warning("room %s: a request (%s) came after its deadline; not done", request.get("room_id"),
+                        request["kind"])
             return
         try:
             answer: dict[str, Any] = {"ok": await self._do(request)}
@@ -193,7 +194,7 @@ class ClusterBus:
         except Rejection as rejection:
             answer = {"error": {"code": rejection.code, "message": rejection.message}}
         except Exception:
-            log.exception("room %s: the request to %s it failed", request.get("room_id"), request["kind"])
+            log.exception("room %s: a request (%s) failed", request.get("room_id"), request["kind"])
             answer = {"failed": True}
         try:
             async with self.redis.pipeline(transaction=True) as pipe:

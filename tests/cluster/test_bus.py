@@ -22,6 +22,8 @@ from app.cluster.node import ClusterUnavailable
 from app.games.base import Rejection
 from app.rooms.errors import RoomError
 
+pytestmark = pytest.mark.slow
+
 NOTICE = {"text": "Restart at noon", "at": "2030-01-01T11:00:00Z"}
 
 
@@ -54,7 +56,7 @@ class Recorder:
 
     async def close_room(self, room: str, admin_id: str, reason: str) -> dict[str, Any]:
         if self.silent:
-            await asyncio.sleep(60)
+            await asyncio.sleep(3)
         if room == "finished":
             raise RoomError("the room is finished", code="room/finished")
         self.rooms.discard(room)
@@ -82,12 +84,7 @@ class Nodes:
         return bus, recorder
 
     def listeners(self) -> int:
-        client = self.redis.client()
-        try:
-            counted: list[Any] = client.pubsub_numsub(f"{self.prefix}:bus")
-            return int(counted[0][1])
-        finally:
-            client.close()
+        return self.redis.listeners(f"{self.prefix}:bus")
 
 
 @pytest.fixture

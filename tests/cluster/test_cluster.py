@@ -11,7 +11,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +21,6 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from support.cluster import Cluster, Player, environment_without_cluster, http, new_player, running_cluster
 from support.live import PROJECT, free_port
 
-from app.db import migrate
 from app.db.session import close_engine
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
@@ -33,13 +32,6 @@ GAMES: dict[str, tuple[Message, int | None]] = {
     "azi": ({"stake": 10, "min_buy_in": 1, "max_buy_in": 1}, 10),
 }
 """Each game's options for a short match, and the buy-in a player brings (chip games)."""
-
-
-@pytest.fixture
-def cluster_database(new_postgres_database: Callable[[], str]) -> str:
-    url = new_postgres_database()
-    migrate.upgrade(url)
-    return url
 
 
 @pytest.fixture
