@@ -249,6 +249,11 @@ class Player:
             self.errors.append(message)
             self.asked_hint_at = None
             return False
+        if message["type"] == "authenticated":
+            # Signed in again: a node relaying him found the room's next owner, and whatever he had
+            # asked or sent the former owner may be lost with it.
+            self.asked_hint_at = None
+            return False
         if message["type"] == "hint":
             if self.last is not None and message["version"] == self.last["version"]:
                 await self.send({"type": "act", "id": f"{self.name}-{message['version']}",
