@@ -11,7 +11,8 @@ Keys, under the cluster's prefix ``P``:
 - ``P:lease:<room>``: the owner's node id, expiring after the lease;
 - ``P:rooms``: sorted set of the rooms that should be live, scored by when an owner last renewed
   them (ms); a room whose score is older than a lease and that has no lease is an orphan to adopt;
-- ``P:listing``: hash of room id to the room's public JSON and its creation time (the lobby);
+- ``P:listing``: hash of room id to the room's public JSON, its creation time, its match's phase and
+  its spectators (the lobby, and the operators' list of live rooms);
 - ``P:nodes``: sorted set of node ids scored by their last heartbeat (ms), with ``P:address``, a hash
   of node id to the address other nodes reach it at;
 - ``P:sockets:<node>``: hash of client address to the sockets the node holds for it;
@@ -189,9 +190,10 @@ class Coordinator:
 
     # --- the lobby -------------------------------------------------------------------------------
 
-    async def publish(self, room_id: str, public: dict[str, Any], created_at: str) -> None:
-        await self.redis.hset(self._key("listing"), room_id,
-                              orjson.dumps({"room": public, "created_at": created_at}))
+    async def publish(self, room_id: str, entry: dict[str, Any]) -> None:
+        """List the room: ``entry`` holds its public JSON (``room``), ``created_at``, ``phase`` and
+        ``spectators``."""
+        await self.redis.hset(self._key("listing"), room_id, orjson.dumps(entry))
 
     async def listed(self, room_id: str) -> dict[str, Any] | None:
         found = await self.redis.hget(self._key("listing"), room_id)

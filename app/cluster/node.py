@@ -16,7 +16,7 @@ import contextlib
 import logging
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from redis.exceptions import RedisError
 
@@ -27,11 +27,15 @@ from app.rooms.manager import RoomManager
 from app.rooms.room import Room
 from app.rooms.status import RoomStatus
 
+if TYPE_CHECKING:
+    from app.cluster.bus import ClusterBus
+
 log = logging.getLogger(__name__)
 
 CLOSE_RESTART = 1012
 """WebSocket close code "service restart": the room moved to another node; reconnect at once."""
 MOVED = "this table moved to another server; reconnecting"
+UNREACHABLE = "the room service cannot reach its coordinator; try again in a few seconds"
 RECONCILE_SECONDS = 30.0
 
 
@@ -58,15 +62,19 @@ class Remote:
 
 
 class ClusterNode:
-    def __init__(self, coordinator: Coordinator, rooms: RoomManager, lease_seconds: float) -> None:
+    def __init__(self, coordinator: Coordinator, rooms: RoomManager, lease_seconds: float,
+                 bus: ClusterBus) -> None:
         self.coordinator = coordinator
         self.rooms = rooms
+        self.bus = bus
+        """What this node tells the others and hears from them (:mod:`app.cluster.bus`)."""
         self.lease_seconds = lease_seconds
         self.available = True
         """Redis answered the last time this node asked it something."""
         self.draining = False
         self._adopting: dict[str, asyncio.Future[Room | None]] = {}
-        self._published: dict[str, dict[str, Any]] = {}
+        self._published: dict[str, tuple[int, dict[str, Any]]] = {}
+        """Each room's listing as last published, and the room's version then."""
         self._relayed: dict[str, dict[asyncio.Event, str]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loop: asyncio.Task[None] | None = None
@@ -87,6 +95,7 @@ class ClusterNode:
         await self.coordinator.join()
         self.rooms.cluster = self
         await self._reconcile()
+        await self.bus.start()
         self._loop = asyncio.create_task(self._beat())
 
     async def stop(self) -> None:
@@ -95,6 +104,7 @@ class ClusterNode:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._loop
         await self.hand_over()
+        await self.bus.stop()
         with contextlib.suppress(RedisError, OSError):
             await self.coordinator.leave()
 
@@ -159,23 +169,46 @@ class ClusterNode:
     async def room_created(self, room: Room) -> None:
         """A room made on this node: listed at once, live once a socket reaches a node or, after a
         lease, by any node that finds it without an owner."""
-        await self._ask(self.coordinator.publish(room.id, room.public_json(),
-                                                 self.rooms.created_at[room.id].isoformat()))
+        await self._ask(self.coordinator.publish(room.id, self._entry(room, room.public_json())))
         await self._ask(self.coordinator.expect([room.id], score=int(time.time() * 1000)))
 
     def room_changed(self, room: Room, public: dict[str, Any]) -> None:
-        """Publish the room's public state to the lobby if it changed since last published."""
-        if self._published.get(room.id) == public:
+        """Publish the room's listing (public state, phase, spectators) if it changed since last
+        published."""
+        if room.id not in self.rooms.created_at:
             return
-        self._published[room.id] = public
-        created = self.rooms.created_at.get(room.id)
-        if created is not None:
-            self._spawn(self._quietly(self.coordinator.publish(room.id, public, created.isoformat())))
+        last = self._published.get(room.id)
+        entry = self._entry(room, public)
+        self._published[room.id] = (room.version, entry)
+        if last is None or last[1] != entry:
+            self._spawn(self._quietly(self.coordinator.publish(room.id, entry)))
+
+    async def publish_now(self, room: Room) -> None:
+        """Publish the room's listing and wait for Redis: an operator's change shows at once."""
+        if room.id in self.rooms.created_at:
+            entry = self._entry(room, room.public_json())
+            self._published[room.id] = (room.version, entry)
+            await self._quietly(self.coordinator.publish(room.id, entry))
+
+    def _entry(self, room: Room, public: dict[str, Any]) -> dict[str, Any]:
+        """The room as the lobby and the operators' list show it. Its phase changes only with its
+        version: it is worked out again only then."""
+        last = self._published.get(room.id)
+        phase = last[1]["phase"] if last is not None and last[0] == room.version else room.phase
+        return {"room": public, "created_at": self.rooms.created_at[room.id].isoformat(),
+                "phase": phase, "spectators": room.spectators}
 
     async def listing(self) -> list[dict[str, Any]]:
         """Every room the lobby lists, from every node."""
         listed: list[dict[str, Any]] = await self._ask(self.coordinator.listing())
         return listed
+
+    async def owners(self, room_ids: list[str]) -> list[str | None]:
+        """The node that owns each room (None: no node right now)."""
+        if not room_ids:
+            return []
+        owners: list[str | None] = await self._ask(self.coordinator.owners(room_ids))
+        return owners
 
     async def listed(self, room_id: str) -> dict[str, Any] | None:
         found: dict[str, Any] | None = await self._ask(self.coordinator.listed(room_id))
@@ -280,8 +313,7 @@ class ClusterNode:
             answer = await request
         except (RedisError, OSError) as error:
             self._unavailable(error)
-            raise ClusterUnavailable("the room service cannot reach its coordinator; try again in a "
-                                     "few seconds") from error
+            raise ClusterUnavailable(UNREACHABLE) from error
         return answer
 
     async def _quietly(self, request: Any) -> None:

@@ -67,6 +67,15 @@ class RedisServer:
     def client(self) -> redis.Redis:
         return redis.Redis.from_url(self.url, decode_responses=True)
 
+    def listeners(self, channel: str) -> int:
+        """How many clients are subscribed to ``channel``."""
+        client = self.client()
+        try:
+            counted: list[Any] = client.pubsub_numsub(channel)
+            return int(counted[0][1])
+        finally:
+            client.close()
+
 
 class ClusterNode(LiveServer):
     """One node: ``cardroom serve`` with the cluster's Redis; ``pause``/``resume`` stop and continue it
