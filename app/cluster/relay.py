@@ -63,7 +63,8 @@ class Relay:
         client's (``CLOSED``, passed on)."""
         url = f"{address.replace('http', 'ws', 1)}/ws/rooms/{room_id}"
         try:
-            async with connect(url, additional_headers=self.headers(), open_timeout=OPEN_TIMEOUT, close_timeout=CLOSE_TIMEOUT,
+            async with connect(url, additional_headers=self.headers(), open_timeout=OPEN_TIMEOUT,
+                               close_timeout=CLOSE_TIMEOUT,
                                max_size=self.max_size, compression=None, ping_interval=None) as hop:
                 metrics.RELAYS.inc()
                 if self.auth_frame is not None:
