@@ -37,6 +37,8 @@ CLOSE_RESTART = 1012
 MOVED = "this table moved to another server; reconnecting"
 UNREACHABLE = "the room service cannot reach its coordinator; try again in a few seconds"
 RECONCILE_SECONDS = 30.0
+REDIS_WAIT = 3.0
+"""The longest a node's last heartbeat may take once it stops (the Redis client's own timeout is 2 s)."""
 NEW_ROOM_GRACE = 10.0
 """A room just made waits this long (and a lease) for its first socket to choose its owner before any
 node adopts it: the owner is then the node a load balancer sends the room's sockets to."""
@@ -81,6 +83,7 @@ class ClusterNode:
         self._relayed: dict[str, dict[asyncio.Event, str]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loop: asyncio.Task[None] | None = None
+        self._stopping = asyncio.Event()
         self._reconciled = 0.0
         self._warned = 0.0
 
@@ -102,10 +105,11 @@ class ClusterNode:
         self._loop = asyncio.create_task(self._beat())
 
     async def stop(self) -> None:
+        """Leave the cluster. The heartbeat ends at its next turn rather than by cancellation: a
+        cancellation that lands inside a Redis call can be lost by the client."""
+        self._stopping.set()
         if self._loop is not None:
-            self._loop.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._loop
+            await asyncio.wait([self._loop], timeout=self.lease_seconds + REDIS_WAIT)
         await self.hand_over()
         await self.bus.stop()
         with contextlib.suppress(RedisError, OSError):
@@ -248,14 +252,15 @@ class ClusterNode:
 
     async def _beat(self) -> None:
         every = self.lease_seconds / 3
-        while True:
+        while not self._stopping.is_set():
             try:
                 await self.beat()
             except (RedisError, OSError) as error:
                 self._unavailable(error)
             except Exception:
                 log.exception("the cluster's heartbeat failed")
-            await asyncio.sleep(every)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stopping.wait(), every)
 
     async def beat(self) -> None:
         """One heartbeat: announce the node, renew its leases (letting go of the rooms another node
