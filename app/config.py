@@ -16,6 +16,9 @@ class Settings(BaseSettings):
 
     database_url: str = "sqlite+aiosqlite:///./data/cardroom.db"
     db_lock_timeout: float = 5.0
+    db_pool_size: int = Field(default=20, ge=1, le=1000)
+    """Database connections a node keeps (as many again while busy): with several nodes, keep
+    nodes x 2 x this under PostgreSQL's ``max_connections``."""
     host: str = "127.0.0.1"
     port: int = 8000
     test_mode: bool = False

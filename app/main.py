@@ -59,7 +59,7 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True,
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if run_migrations:
             await asyncio.to_thread(migrate.upgrade, settings.database_url)
-        engine = make_engine(settings.database_url, settings.db_lock_timeout)
+        engine = make_engine(settings.database_url, settings.db_lock_timeout, settings.db_pool_size)
         store = Store(make_sessionmaker(engine))
         app.state.settings = settings
         app.state.store = store

@@ -38,9 +38,10 @@ def lock_wait(url: str, seconds: float) -> dict[str, Any]:
     return {"server_settings": {"lock_timeout": f"{round(seconds * 1000)}ms"}}
 
 
-def make_engine(url: str, lock_timeout: float = 5.0) -> AsyncEngine:
+def make_engine(url: str, lock_timeout: float = 5.0, pool_size: int = 20) -> AsyncEngine:
+    """The engine of ``url``: at most ``pool_size`` connections kept, as many again while busy."""
     prepare_sqlite_path(url)
-    engine = create_async_engine(url, pool_recycle=1800, pool_size=20, max_overflow=20,
+    engine = create_async_engine(url, pool_recycle=1800, pool_size=pool_size, max_overflow=pool_size,
                                  connect_args=lock_wait(url, lock_timeout))
     if engine.dialect.name == "sqlite":
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)

@@ -7,6 +7,8 @@ stored twice, and the chips add up."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
 import signal
 import subprocess
 import sys
@@ -25,6 +27,7 @@ from support.cluster import (
     new_player,
     play_to_the_end,
     query,
+    running_cluster,
     seated_table,
 )
 from support.live import PROJECT, free_port
@@ -112,6 +115,53 @@ async def test_nodes_restarted_in_turn_while_rooms_play(cluster: Cluster) -> Non
     for player in everyone:
         assert player.versions == sorted(player.versions)
         assert len(player.closed_on) == len(set(player.closed_on)), player.closed_on
+
+
+ROLLING_ROOMS = int(os.environ.get("CARDROOM_ROLLING_ROOMS", "12"))
+"""Rooms playing through a rolling restart (``CARDROOM_ROLLING_ROOMS=200`` for the full deploy)."""
+
+
+async def test_rooms_play_on_while_every_node_restarts_in_turn(cluster_database: str, tmp_path: Path) -> None:
+    """The deploy the cluster is made for: many rooms playing while every node is stopped (SIGTERM)
+    and started again in turn; no stored move is lost or stored twice, every room plays on after the
+    last restart, and no player reconnects more than once for each restart of the node his socket
+    was on. The players play random legal moves, so the matches last. The lease is the default one: a
+    heartbeat late by more than a lease on a loaded machine moves a room, and its players with it."""
+    with running_cluster(cluster_database, tmp_path, lease=5.0) as cluster:
+        try:
+            await restart_every_node_while_playing(cluster)
+        finally:
+            await asyncio.gather(*(player.leave() for player in cluster.players))
+
+
+async def restart_every_node_while_playing(cluster: Cluster) -> None:
+    tables = [await seated_table(cluster, "hasenpfeffer", [cluster.entry(number % 3),
+                                                           cluster.entry((number + 1) % 3)],
+                                 hints=False, target=100) for number in range(ROLLING_ROOMS)]
+    everyone = [player for _, players in tables for player in players]
+    playing = asyncio.gather(*(player.play_for(3600) for player in everyone))
+    for node in cluster.nodes:
+        await asyncio.sleep(0.5)
+        assert await asyncio.to_thread(node.terminate) in (0, -signal.SIGTERM)
+        await asyncio.to_thread(node.start)
+    after_restarts = {id(player): player.versions[-1] for player in everyone}
+
+    def stalled() -> list[str]:
+        return [room_id for room_id, players in tables
+                if not any(player.versions[-1] > after_restarts[id(player)] for player in players)]
+    deadline = time.monotonic() + 30
+    while stalled() and time.monotonic() < deadline:
+        await asyncio.sleep(0.2)
+    playing.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await playing
+    assert stalled() == []
+    for room_id, _ in tables:
+        await check_log(cluster.database_url, room_id, finished=False)
+    for player in everyone:
+        assert player.versions == sorted(player.versions)
+        assert len(player.closed_on) == len(set(player.closed_on)), (player.closed_on, player.closes)
+    assert sum(player.reconnects for player in everyone) > 0
 
 
 async def test_rooms_play_on_while_redis_restarts(cluster: Cluster) -> None:

@@ -4,8 +4,10 @@ PostgreSQL database, and players that play through any node and reconnect as a b
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
+import random
 import signal
 import subprocess
 import time
@@ -158,7 +160,8 @@ def running_cluster(database_url: str, folder: Path, count: int = 3, lease: floa
     redis_server = RedisServer(folder / "redis")
     # Test players answer at once, far faster than people: the per-socket message rate is not what
     # these tests are about.
-    settings = {"ws_messages_per_second": "500", "ws_message_burst": "1000", **settings}
+    settings = {"ws_messages_per_second": "500", "ws_message_burst": "1000",
+                "max_connections_per_ip": "5000", "db_pool_size": "6", **settings}
     nodes = [ClusterNode(database_url, folder / f"node{number}.log", redis_server.url, prefix,
                          f"node{number}", lease, **settings) for number in range(count)]
     with ExitStack() as stack:
@@ -206,6 +209,10 @@ class Player:
     closed_on: list[str] = field(default_factory=list)
     """For each time his socket was closed under him, the node it was on."""
     asked_hint_at: int | None = None
+    hints: bool = True
+    ended_away: bool = False
+    retried_at: int | None = None
+    """Plays the server's hint (the strong bot's move); else a random legal move, far cheaper."""
 
     async def open(self) -> None:
         """Connect to the first node that takes the socket."""
@@ -234,6 +241,11 @@ class Player:
         with suppress(ConnectionClosed):
             await self.ws.send(json.dumps(message))
 
+    async def play_for(self, seconds: float) -> None:
+        """Play on for ``seconds``, whatever happens meanwhile."""
+        with contextlib.suppress(AssertionError):
+            await self.play(lambda _: False, seconds)
+
     async def play(self, until: Callable[[Message], bool], seconds: float = 120) -> Message:
         """Play until a state satisfies ``until``; returns that state."""
         deadline = time.monotonic() + seconds
@@ -247,6 +259,12 @@ class Player:
                 code = closed.rcvd.code if closed.rcvd is not None else 1006
                 self.closes.append(code)
                 self.closed_on.append(self.connected_to or "")
+                if self.reconnects and closed.rcvd is not None and closed.rcvd.reason == "room/not_found":
+                    # Back after a reconnection to a room whose match ended meanwhile: no node runs a
+                    # finished room it was not holding (the stored result is the caller's to check).
+                    self.ended_away = True
+                    assert self.last is not None
+                    return self.last
                 assert code in RECONNECT_CODES, f"{self.name}: closed with {code} {closed.rcvd}"
                 self.reconnects += 1
                 self.asked_hint_at = None
@@ -263,8 +281,13 @@ class Player:
     async def handle(self, message: Message) -> bool:
         """React to one message; True if it was a state."""
         if message["type"] == "error":
+            # A move refused (sent to a node letting the room go, say) is decided again once, as a
+            # person whose click did nothing clicks again.
             self.errors.append(message)
-            self.asked_hint_at = None
+            if self.last is not None and self.retried_at != self.last["version"]:
+                self.asked_hint_at = None
+                self.retried_at = self.last["version"]
+                await self.decide(self.last)
             return False
         if message["type"] == "authenticated":
             # Signed in again: a node relaying him found the room's next owner, and whatever he had
@@ -281,18 +304,26 @@ class Player:
             return False
         self.last = message
         self.versions.append(message["version"])
-        view = message["view"]
         self.seat = next((seat["seat"] for seat in message["room"]["seats"]
                           if seat["player_id"] == self.player_id), None)
         if self.seat is None or message["room"]["status"] != "playing":
             return True
-        next_deal = view.get("next_deal")
+        await self.decide(message)
+        return True
+
+    async def decide(self, message: Message) -> None:
+        """Ask for the next deal, or play, if the state ``message`` waits for him."""
+        next_deal = message["view"].get("next_deal")
         if next_deal is not None and self.seat in next_deal.get("waiting", []):
             await self.send({"type": "next_deal"})
         elif message["legal"] and self.asked_hint_at != message["version"]:
             self.asked_hint_at = message["version"]
-            await self.send({"type": "hint"})
-        return True
+            if self.hints:
+                await self.send({"type": "hint"})
+            else:
+                await self.send({"type": "act", "id": f"{self.name}-{message['version']}-{self.acted}",
+                                 "action": random.choice(message["legal"])})
+                self.acted += 1
 
 
 def http(base: str, method: str, path: str, token: str | None = None,
@@ -314,7 +345,8 @@ def finished(state: Message) -> bool:
 
 
 async def seated_table(cluster: Cluster, game: str, entries: list[Callable[[], list[str]]],
-                       maker: str | None = None, **options: Any) -> tuple[str, list[Player]]:
+                       maker: str | None = None, hints: bool = True,
+                       **options: Any) -> tuple[str, list[Player]]:
     """A room made through ``maker`` (by default the first node) with a person for each of
     ``entries`` (the addresses he uses, his favourite first) and random bots in the other seats of a
     four-seat table, started. The game's ``options`` are those of a short match unless given."""
@@ -326,7 +358,7 @@ async def seated_table(cluster: Cluster, game: str, entries: list[Callable[[], l
                 {"game": game, "private": True, "options": options})
     assert made.status_code == 201, made.text
     room_id = made.json()["id"]
-    players = [Player(f"P{seat}", player_id, token, room_id, entry)
+    players = [Player(f"P{seat}", player_id, token, room_id, entry, hints=hints)
                for seat, ((player_id, token), entry) in enumerate(zip(people, entries, strict=True))]
     cluster.players.extend(players)
     for seat, player in enumerate(players):
@@ -358,12 +390,13 @@ async def query(database_url: str, sql: str, **params: Any) -> list[Any]:
         await close_engine(engine)
 
 
-async def check_log(database_url: str, room_id: str) -> Message:
-    """The room's match: finished, its steps numbered 1, 2, ... with no gap and none twice, no act
-    stored twice, and at a chip table a pot that paid out every chip put in."""
+async def check_log(database_url: str, room_id: str, finished: bool = True) -> Message:
+    """The room's match: finished (unless ``finished`` is false), its steps numbered 1, 2, ... with no
+    gap and none twice, no act stored twice, and at a finished chip table a pot that paid out every
+    chip put in."""
     (match_id, status), = await query(database_url, "SELECT id, status FROM matches WHERE room_id = :room",
                                       room=room_id)
-    assert status == "finished"
+    assert status == "finished" or not finished
     seqs = [row[0] for row in await query(database_url, "SELECT seq FROM actions WHERE match_id = :m "
                                                         "ORDER BY seq", m=match_id)]
     assert seqs == list(range(1, len(seqs) + 1))
@@ -373,7 +406,7 @@ async def check_log(database_url: str, room_id: str) -> Message:
     pot = await query(database_url, "SELECT COALESCE(SUM(CASE WHEN target = :pot THEN amount "
                                     "ELSE -amount END), 0) FROM chip_transfers "
                                     "WHERE source = :pot OR target = :pot", pot=f"pot:{match_id}")
-    assert pot[0][0] == 0
+    assert pot[0][0] == 0 or status != "finished"
     return {"match_id": match_id, "steps": len(seqs)}
 
 
