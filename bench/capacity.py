@@ -4,8 +4,9 @@ For each setup (``--setups``: ``1`` is one server as ``bench/load.py`` runs it, 
 cluster, ``2`` two nodes, ...) it runs ``bench/load.py --rate R --seconds 30`` (moves only) at rising
 rates R, each on a fresh database and fresh processes, until a rate is not sustained: fewer than 95%
 of the moves asked for were made, a move failed, or the p99 from a move to the last seat's state was
-above ``--p99`` ms. Prints each run's figures, the largest rate each setup sustained, and the ratio of
-each setup's to the first one's.
+above ``--p99`` ms. On a machine shared with other jobs, ``--quiet L`` waits before each run until the
+load average is below L. Prints each run's figures (with the load average before and after), the
+largest rate each setup sustained, and the ratio of each setup's to the first one's.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -46,6 +48,15 @@ class Setup:
         return f"a cluster of {self.name} nodes"
 
 
+def wait_quiet(below: float, most: float) -> float:
+    """Wait (at most ``most`` seconds) until the machine's load average over a minute is below
+    ``below``; returns it."""
+    deadline = time.monotonic() + most
+    while os.getloadavg()[0] >= below and time.monotonic() < deadline:
+        time.sleep(10)
+    return os.getloadavg()[0]
+
+
 def measure(setup: Setup, rate: int, args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
         figures = Path(folder) / "figures.json"
@@ -56,6 +67,10 @@ def measure(setup: Setup, rate: int, args: argparse.Namespace) -> dict[str, Any]
         if done.returncode != 0 or not figures.exists():
             print(done.stdout[-2000:], done.stderr[-4000:], sep="\n", file=sys.stderr)
             raise SystemExit(f"{setup.label} at {rate} moves/s: bench/load.py failed ({done.returncode})")
+        if args.out is not None:
+            args.out.mkdir(parents=True, exist_ok=True)
+            (args.out / f"{setup.name}-{rate}.txt").write_text(done.stdout)
+            (args.out / f"{setup.name}-{rate}.json").write_bytes(figures.read_bytes())
         result: dict[str, Any] = orjson.loads(figures.read_bytes())
         return result
 
@@ -66,15 +81,16 @@ def sustained(rate: int, figures: dict[str, Any], p99_limit: float) -> bool:
             and p99 is not None and p99 <= p99_limit)
 
 
-HEADER = "setup   rate  moves/s   p50 ms   p99 ms    max ms  server CPU     client CPU  load  sustained"
+HEADER = ("setup   rate  moves/s   p50 ms   p99 ms    max ms  server CPU     client CPU  load before, after  "
+          "sustained")
 
 
-def line(setup: Setup, rate: int, figures: dict[str, Any], kept: bool) -> str:
+def line(setup: Setup, rate: int, figures: dict[str, Any], load: float, kept: bool) -> str:
     owned = {name: "-" if value is None else f"{value:.2f}" for name, value in figures["owned"].items()}
     cpu = " + ".join(f"{share * 100:.0f}%" for share in figures["node_cpu"])
     return (f"{setup.name:>5} {rate:>6} {figures['moves_per_second']:>8.0f} {owned['p50']:>8} "
             f"{owned['p99']:>8} {owned['max']:>9}  {cpu:<14} {figures['client_cpu'] * 100:>9.0f}% "
-            f"{figures['load_average']:>5.1f}  {'yes' if kept else 'no'}")
+            f"{load:>5.1f}, {figures['load_average']:>5.1f}       {'yes' if kept else 'no'}")
 
 
 def main() -> None:
@@ -89,15 +105,22 @@ def main() -> None:
     parser.add_argument("--database", default="cardroom_capacity")
     parser.add_argument("--pg-host", default="127.0.0.1")
     parser.add_argument("--timeout", type=float, default=900, help="seconds one run may take at most")
+    parser.add_argument("--quiet", type=float, default=None,
+                        help="before each run, wait until the load average is below this (other jobs on a "
+                             "shared machine), at most --quiet-wait seconds")
+    parser.add_argument("--quiet-wait", type=float, default=900)
+    parser.add_argument("--out", type=Path, default=None,
+                        help="keep each run's report and figures in this folder (<setup>-<rate>.txt, .json)")
     args = parser.parse_args()
     setups = [Setup(name.strip()) for name in args.setups.split(",")]
     best: dict[str, int] = {}
     print(HEADER)
     for setup in setups:
         for rate in range(args.start, args.most + 1, args.step):
+            load = os.getloadavg()[0] if args.quiet is None else wait_quiet(args.quiet, args.quiet_wait)
             figures = measure(setup, rate, args)
             kept = sustained(rate, figures, args.p99)
-            print(line(setup, rate, figures, kept), flush=True)
+            print(line(setup, rate, figures, load, kept), flush=True)
             if not kept:
                 break
             best[setup.name] = rate

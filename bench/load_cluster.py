@@ -176,6 +176,10 @@ class Counts:
     database: dict[str, int]
     backends: dict[int, float]
     """Processor seconds of each backend of the run's database."""
+    wal: int
+    """Bytes of write-ahead log of the whole PostgreSQL server (other databases' writes included)."""
+    written: list[int]
+    """Bytes each node wrote to its sockets (clients, PostgreSQL, Redis, other nodes) and files."""
 
     def since(self, start: Counts) -> Counts:
         calls = {name: calls - start.redis_calls.get(name, 0) for name, calls in self.redis_calls.items()}
@@ -183,13 +187,22 @@ class Counts:
                       self.redis_commands - start.redis_commands,
                       {name: value - start.database[name] for name, value in self.database.items()},
                       {pid: cpu - start.backends[pid] for pid, cpu in self.backends.items()
-                       if pid in start.backends})
+                       if pid in start.backends},
+                      self.wal - start.wal,
+                      [end - begin for end, begin in zip(self.written, start.written, strict=True)])
 
 
 DATABASE_COUNTERS = ("xact_commit", "xact_rollback", "tup_inserted", "tup_updated", "tup_deleted")
 
 
-async def read_counts(client: Redis, admin: asyncpg.Connection, database: str) -> Counts:
+def bytes_written(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/io").read_text().splitlines():
+        if line.startswith("wchar:"):
+            return int(line.split()[1])
+    return 0
+
+
+async def read_counts(client: Redis, admin: asyncpg.Connection, database: str, nodes: list[int]) -> Counts:
     commands = await client.info("commandstats")
     stats = await client.info("stats")
     row = await admin.fetchrow(f"SELECT {', '.join(DATABASE_COUNTERS)} FROM pg_stat_database "
@@ -207,7 +220,9 @@ async def read_counts(client: Redis, admin: asyncpg.Connection, database: str) -
     return Counts({name.removeprefix("cmdstat_"): entry["calls"] for name, entry in commands.items()
                    if name != "cmdstat_info"},
                   int(stats["total_commands_processed"]) - own,
-                  {name: int(row[name]) for name in DATABASE_COUNTERS}, backends)
+                  {name: int(row[name]) for name in DATABASE_COUNTERS}, backends,
+                  int(await admin.fetchval("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')")),
+                  [bytes_written(pid) for pid in nodes])
 
 
 # --- the run -------------------------------------------------------------------------------------------
@@ -274,12 +289,12 @@ async def measure(cluster: Cluster, client: Redis, admin: asyncpg.Connection,
     await asyncio.sleep(options.spread)
     results.latencies.clear()
     results.relayed.clear()
-    start = await read_counts(client, admin, options.database)
+    start = await read_counts(client, admin, options.database, pids)
     clock = loadgen.Window.open([*pids, cluster.redis_pid()], results)
     await asyncio.sleep(options.seconds)
     play.stop()
     window = clock.close(results)
-    counts = (await read_counts(client, admin, options.database)).since(start)
+    counts = (await read_counts(client, admin, options.database, pids)).since(start)
     rss_loaded = [loadgen.process_stats(pid)[1] for pid in pids]
     in_flight = sum(len(room.pending) for room in rooms)
     await loadgen.close_all([websocket for room in rooms for websocket in room.sockets])
@@ -356,14 +371,17 @@ def report(cluster: Cluster, options: loadgen.LoadRun, measured: Measured, store
     calls = ", ".join(f"{name} {value / wall:.1f}/s" for name, value in
                       sorted(counts.redis_calls.items(), key=lambda item: -item[1]))
     commands = counts.redis_commands
-    print(f"Redis: {commands / wall:.1f} commands/s from clients ({commands / moves:.3f} per move, "
-          f"{commands / wall / options.rooms:.3f} per room a second), CPU "
-          f"{window.cpu[-1] / wall * 100:.1f}% of one core; calls, scripts' included: {calls}")
+    print(f"Redis: {commands / wall:.1f} commands/s, those run by scripts included ({commands / moves:.3f} "
+          f"per move, {commands / wall / options.rooms:.3f} per room a second), CPU "
+          f"{window.cpu[-1] / wall * 100:.1f}% of one core; by command: {calls}")
     database = counts.database
     print(f"PostgreSQL ({options.database}): {database['xact_commit'] / wall:.0f} commits/s "
           f"({database['xact_commit'] / moves:.3f} per move), rows inserted "
           f"{database['tup_inserted'] / moves:.2f} and updated {database['tup_updated'] / moves:.2f} per "
-          f"move; its backends' CPU {backends / wall * 100:.0f}% of one core")
+          f"move; its backends' CPU {backends / wall * 100:.0f}% of one core; write-ahead log "
+          f"{counts.wal / moves:.0f} bytes per move (the whole server's)")
+    print(f"bytes the nodes wrote per move (to clients, PostgreSQL, Redis, each other): "
+          f"{sum(counts.written) / moves:.0f}")
     print(f"moves stored: {stored} (sent {results.moves}; {measured.in_flight} still in flight when the "
           "clock stopped)")
     print(f"load generator CPU: {window.client / wall * 100:.0f}% of one core during the moves; machine load "
@@ -391,6 +409,7 @@ def figures(cluster: Cluster, options: loadgen.LoadRun, measured: Measured, stor
         "redis_commands_per_second": counts.redis_commands / wall,
         "redis_calls_per_second": {name: value / wall for name, value in counts.redis_calls.items()},
         "database_per_move": {name: value / moves for name, value in counts.database.items()},
+        "wal_bytes_per_move": counts.wal / moves, "node_bytes_written_per_move": sum(counts.written) / moves,
         "memory": [{"node": load.node.node_id, "sockets": load.sockets, "rss": load.rss,
                     "kib_per_socket_loaded": load.per_socket(load.rss[2])} for load in loads],
         "stored": stored, "sent": measured.results.moves, "load_average": os.getloadavg()[0]}
