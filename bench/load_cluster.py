@@ -39,6 +39,8 @@ PREFIX = "bench"
 ARTIFACTS = loadgen.PROJECT / "test-artifacts"
 SETTLE_SECONDS = 2.0
 """After the last socket opens, before memory is read."""
+SIGN_INS_PER_NODE = 20
+"""A node's database pool (``app/db/session.py``: 20 connections, and 20 more while busy)."""
 
 
 @dataclass
@@ -151,8 +153,11 @@ async def open_tables(cluster: Cluster, count: int, share: float) -> list[Table]
 
 
 async def seat_tables(cluster: Cluster, play: loadgen.Play, tables: list[Table]) -> None:
-    """The players of every table sit through their node, then the spectators leave."""
-    await loadgen.bounded(loadgen.SETUP_GROUP,
+    """The players of every table sit through their node, then the spectators leave. Each sign-in
+    takes a database connection: a few rooms at a time per node keep each node's pool within its
+    size, so that the nodes together do not ask PostgreSQL for more connections than it serves."""
+    group = min(loadgen.SETUP_GROUP, SIGN_INS_PER_NODE // 4 * len(cluster.nodes))
+    await loadgen.bounded(group,
                           lambda table: loadgen.seat_room(cluster.nodes[table.home].port, play, table.room),
                           tables)
     await loadgen.close_all([table.spectator for table in tables if table.spectator is not None])

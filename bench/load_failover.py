@@ -42,6 +42,8 @@ class Recovery:
     """The highest version its players had seen."""
     resumed: int | None = None
     """The version of the first state after the kill."""
+    shown: float | None = None
+    """When that state arrived (``time.perf_counter``)."""
     moved: float | None = None
     """When a state above ``resumed`` arrived (``time.perf_counter``)."""
     floor: float = 0.0
@@ -114,7 +116,7 @@ class Failover(loadgen.Play):
         if recovery is not None and kind is not None and kind[1] == b"state" and version is not None:
             seen = int(version[1])
             if recovery.resumed is None:
-                recovery.resumed = seen
+                recovery.resumed, recovery.shown = seen, time.perf_counter()
             elif seen > recovery.resumed and recovery.moved is None:
                 recovery.moved = time.perf_counter()
         self.receive(room, seat, data)
@@ -191,6 +193,8 @@ def report_failover(options: loadgen.LoadRun, victim: Node, owned: int, play: Fa
     beyond = [recovery.moved - play.killed_at - recovery.floor for recovery in recoveries
               if recovery.moved is not None]
     floors = [recovery.floor for recovery in recoveries]
+    shown = [recovery.shown - play.killed_at - recovery.floor for recovery in recoveries
+             if recovery.shown is not None]
     behind = sum(recovery.resumed is not None and recovery.resumed < recovery.before
                  for recovery in recoveries)
     print(f"failover: {options.rooms} rooms on {options.nodes} nodes, lease {options.lease:g} s; "
@@ -203,6 +207,9 @@ def report_failover(options: loadgen.LoadRun, victim: Node, owned: int, play: Fa
               f"max {most:.2f} s, min {min(times):.2f} s ({len(times)} of {len(recoveries)} rooms)")
         p50, p99, most = loadgen.percentiles(beyond)
         print(f"  of which after the lease's expiry: p50 {p50:.2f} s, p99 {p99:.2f} s, max {most:.2f} s")
+        p50, p99, most = loadgen.percentiles(shown)
+        print(f"  the first state after the kill came after the lease's expiry: p50 {p50:.2f} s, p99 "
+              f"{p99:.2f} s, max {most:.2f} s (the room found without an owner, taken and rebuilt)")
     print(f"sockets reconnected: {play.reconnects}; rooms whose new owner showed a version below what "
           f"their players had seen: {behind}; error frames: {len(play.results.errors)} "
           f"{sorted(set(play.results.errors))}")
@@ -213,6 +220,7 @@ def report_failover(options: loadgen.LoadRun, victim: Node, owned: int, play: Fa
             "nodes": options.nodes, "rooms": options.rooms, "lease": options.lease, "killed": victim.node_id,
             "owned": owned, "lease_left": [min(floors, default=0), max(floors, default=0)],
             "failover_ms": loadgen.latency_json(times), "beyond_lease_ms": loadgen.latency_json(beyond),
+            "shown_beyond_lease_ms": loadgen.latency_json(shown),
             "recovered": len(times), "behind": behind, "reconnects": play.reconnects,
             "matches": logs.matches, "steps": logs.steps, "gaps": logs.gaps, "doubles": logs.doubles,
             "load_average": os.getloadavg()[0]})
