@@ -5,8 +5,9 @@ cluster, ``2`` two nodes, ...) it runs ``bench/load.py --rate R --seconds 30`` (
 rates R, each on a fresh database and fresh processes, until a rate is not sustained: fewer than 95%
 of the moves asked for were made, a move failed, or the p99 from a move to the last seat's state was
 above ``--p99`` ms. On a machine shared with other jobs, ``--quiet L`` waits before each run until the
-load average is below L. Prints each run's figures (with the load average before and after), the
-largest rate each setup sustained, and the ratio of each setup's to the first one's.
+load average is below L, and ``--tries 2`` runs a rate again before giving up on it. Prints each
+run's figures (with the load average before and after), the largest rate each setup sustained, and
+the ratio of each setup's to the first one's.
 """
 
 from __future__ import annotations
@@ -93,6 +94,15 @@ def line(setup: Setup, rate: int, figures: dict[str, Any], load: float, kept: bo
             f"{load:>5.1f}, {figures['load_average']:>5.1f}       {'yes' if kept else 'no'}")
 
 
+def attempt(setup: Setup, rate: int, args: argparse.Namespace) -> bool:
+    """One run at ``rate``, printed; whether it sustained the rate."""
+    load = os.getloadavg()[0] if args.quiet is None else wait_quiet(args.quiet, args.quiet_wait)
+    figures = measure(setup, rate, args)
+    kept = sustained(rate, figures, args.p99)
+    print(line(setup, rate, figures, load, kept), flush=True)
+    return kept
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--setups", default="1,2", help="comma-separated: 1 (one server), 1c, 2, 3, ...")
@@ -109,6 +119,9 @@ def main() -> None:
                         help="before each run, wait until the load average is below this (other jobs on a "
                              "shared machine), at most --quiet-wait seconds")
     parser.add_argument("--quiet-wait", type=float, default=900)
+    parser.add_argument("--tries", type=int, default=1,
+                        help="runs at a rate before it counts as not sustained (other jobs on a shared "
+                             "machine may spoil one)")
     parser.add_argument("--out", type=Path, default=None,
                         help="keep each run's report and figures in this folder (<setup>-<rate>.txt, .json)")
     args = parser.parse_args()
@@ -117,11 +130,7 @@ def main() -> None:
     print(HEADER)
     for setup in setups:
         for rate in range(args.start, args.most + 1, args.step):
-            load = os.getloadavg()[0] if args.quiet is None else wait_quiet(args.quiet, args.quiet_wait)
-            figures = measure(setup, rate, args)
-            kept = sustained(rate, figures, args.p99)
-            print(line(setup, rate, figures, load, kept), flush=True)
-            if not kept:
+            if not any(attempt(setup, rate, args) for _ in range(args.tries)):
                 break
             best[setup.name] = rate
     print(f"machine: {os.cpu_count()} cores")
