@@ -15,6 +15,7 @@ from app.api.bench import router as bench_router
 from app.api.body_limit import BodyLimit
 from app.api.deps import reject_control_characters
 from app.api.errors import install_error_handlers
+from app.api.everywhere import Everywhere, NodeActions
 from app.api.limits import build_limits
 from app.api.routes import (
     admin,
@@ -73,7 +74,9 @@ def create_app(settings: Settings | None = None, *, run_migrations: bool = True,
             max_rooms_per_player=settings.max_rooms_per_player,
             max_connections_per_ip=settings.max_connections_per_ip,
             idle_minutes=settings.room_idle_minutes, node_id=settings.node_id)
-        async with joined_cluster(settings, app.state.rooms, app.state.drain) as cluster:
+        here = NodeActions(app.state.rooms, app.state.open_sockets)
+        async with joined_cluster(settings, app.state.rooms, app.state.drain, here) as cluster:
+            app.state.everywhere = Everywhere(here, cluster)
             app.state.redis = None if cluster is None else cluster.coordinator.redis
             limits = build_limits(settings, app.state.redis)
             app.state.guest_limit, app.state.report_limit = limits.guests, limits.reports

@@ -74,6 +74,12 @@ LOOP_LAG = Histogram("cardroom_event_loop_lag_seconds",
                      f"How late the event loop runs a timer due every {LAG_INTERVAL} s", buckets=FAST_BUCKETS)
 LIMITS_FAILED_OPEN = Counter("cardroom_limits_failed_open", "Limit checks that allowed because Redis did not "
                              "answer them, by limit", ["limit"])
+ROOMS_TAKEN = Counter("cardroom_cluster_rooms_taken", "Rooms this node took (a cluster's node: on a "
+                      "socket's arrival, or from a node gone)")
+ROOMS_LET_GO = Counter("cardroom_cluster_rooms_let_go", "Rooms this node let go, by reason ('stopping', "
+                       "'lease_lost', 'fenced')", ["reason"])
+RELAYS = Counter("cardroom_cluster_relays", "Room sockets this node relayed to the room's owner, counted "
+                 "each time a relay to an owner begins")
 JUDGE, STORE, ANNOUNCE = (MOVE_STAGES.labels(stage) for stage in ("judge", "store", "announce"))
 
 

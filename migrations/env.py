@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from alembic import context
+from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
 from app.config import get_settings
@@ -20,10 +21,17 @@ def _url() -> str:
     return config.get_main_option("sqlalchemy.url") or get_settings().database_url
 
 
+MIGRATION_LOCK = 727_001
+"""The PostgreSQL advisory lock a migration holds: several nodes starting together migrate one at a
+time, and those after the first find the schema up to date."""
+
+
 def _run(connection: Connection) -> None:
     context.configure(connection=connection, target_metadata=target_metadata,
                       render_as_batch=connection.dialect.name == "sqlite")
     with context.begin_transaction():
+        if connection.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         context.run_migrations()
 
 

@@ -7,8 +7,8 @@ from typing import Annotated
 from fastapi import Depends, Header, Request
 
 from app.api.errors import ApiError
+from app.api.everywhere import Everywhere
 from app.api.signin_limit import SignInLimiter
-from app.api.sockets import OpenSockets
 from app.config import Settings
 from app.db import models
 from app.db.store import Store
@@ -30,9 +30,9 @@ def get_settings(request: Request) -> Settings:
     return settings
 
 
-def get_open_sockets(request: Request) -> OpenSockets:
-    sockets: OpenSockets = request.app.state.open_sockets
-    return sockets
+def get_everywhere(request: Request) -> Everywhere:
+    everywhere: Everywhere = request.app.state.everywhere
+    return everywhere
 
 
 def get_signin_limiter(request: Request) -> SignInLimiter:
@@ -89,5 +89,5 @@ RoomsDep = Annotated[RoomManager, Depends(get_rooms)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 PlayerDep = Annotated[models.Player, Depends(current_player)]
 AdminDep = Annotated[models.Player, Depends(admin_player)]
-OpenSocketsDep = Annotated[OpenSockets, Depends(get_open_sockets)]
+EverywhereDep = Annotated[Everywhere, Depends(get_everywhere)]
 LimiterDep = Annotated[SignInLimiter, Depends(get_signin_limiter)]

@@ -49,8 +49,9 @@ CHAT_UNKNOWN_REACTION = "chat/unknown_reaction"
 CHAT_RATE_LIMITED = "chat/rate_limited"
 
 
-UNAVAILABLE = frozenset({"cluster/unavailable"})
-"""Refusals for a while only (503 with ``Retry-After``): a cluster's node that cannot reach Redis."""
+UNAVAILABLE = frozenset({"cluster/unavailable", "cluster/no_answer"})
+"""Refusals for a while only (503 with ``Retry-After``): a cluster's node that cannot reach Redis, or
+the node that holds a room does not answer in time."""
 
 
 class ChatRefused(Rejection):

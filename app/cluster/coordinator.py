@@ -11,7 +11,8 @@ Keys, under the cluster's prefix ``P``:
 - ``P:lease:<room>``: the owner's node id, expiring after the lease;
 - ``P:rooms``: sorted set of the rooms that should be live, scored by when an owner last renewed
   them (ms); a room whose score is older than a lease and that has no lease is an orphan to adopt;
-- ``P:listing``: hash of room id to the room's public JSON and its creation time (the lobby);
+- ``P:listing``: hash of room id to the room's public JSON, its creation time, its match's phase and
+  its spectators (the lobby, and the operators' list of live rooms);
 - ``P:nodes``: sorted set of node ids scored by their last heartbeat (ms), with ``P:address``, a hash
   of node id to the address other nodes reach it at;
 - ``P:sockets:<node>``: hash of client address to the sockets the node holds for it;
@@ -53,11 +54,12 @@ Returns the 1-based places of the leases another node holds, and of those taken 
 RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   redis.call('DEL', KEYS[1])
+  redis.call('ZADD', KEYS[2], 0, ARGV[2])
+  return 1
 end
-redis.call('ZADD', KEYS[2], 0, ARGV[2])
-return 1
+return 0
 """
-"""Give a room up: its lease if still ours, and a score that makes it an orphan at once."""
+"""Give a room up if its lease is still ours, with a score that makes it an orphan at once."""
 
 OPEN_SOCKET = """
 local total = tonumber(ARGV[3])
@@ -189,9 +191,10 @@ class Coordinator:
 
     # --- the lobby -------------------------------------------------------------------------------
 
-    async def publish(self, room_id: str, public: dict[str, Any], created_at: str) -> None:
-        await self.redis.hset(self._key("listing"), room_id,
-                              orjson.dumps({"room": public, "created_at": created_at}))
+    async def publish(self, room_id: str, entry: dict[str, Any]) -> None:
+        """List the room: ``entry`` holds its public JSON (``room``), ``created_at``, ``phase`` and
+        ``spectators``."""
+        await self.redis.hset(self._key("listing"), room_id, orjson.dumps(entry))
 
     async def listed(self, room_id: str) -> dict[str, Any] | None:
         found = await self.redis.hget(self._key("listing"), room_id)

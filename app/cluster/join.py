@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
+from app.cluster.bus import Actions, ClusterBus
 from app.cluster.coordinator import Coordinator
 from app.cluster.node import ClusterNode
 from app.config import Settings
@@ -41,10 +42,11 @@ def redis_location(url: str) -> str:
 
 
 @asynccontextmanager
-async def joined_cluster(settings: Settings, rooms: RoomManager,
-                         drain: Drain) -> AsyncIterator[ClusterNode | None]:
-    """The node in its cluster, or None without ``CARDROOM_REDIS_URL``. Raises
-    :class:`ClusterJoinFailed`, naming the problem, when Redis is unreachable or refuses."""
+async def joined_cluster(settings: Settings, rooms: RoomManager, drain: Drain,
+                         actions: Actions) -> AsyncIterator[ClusterNode | None]:
+    """The node in its cluster, doing ``actions`` when the other nodes tell it to, or None without
+    ``CARDROOM_REDIS_URL``. Raises :class:`ClusterJoinFailed`, naming the problem, when Redis is
+    unreachable or refuses."""
     if settings.redis_url is None:
         yield None
         return
@@ -57,7 +59,8 @@ async def joined_cluster(settings: Settings, rooms: RoomManager,
         raise ClusterJoinFailed(message) from error
     coordinator = Coordinator(redis, settings.redis_prefix, settings.node_id, node_address(settings),
                               settings.lease_seconds)
-    node = ClusterNode(coordinator, rooms, settings.lease_seconds)
+    bus = ClusterBus(redis, settings.redis_prefix, settings.node_id, actions)
+    node = ClusterNode(coordinator, rooms, settings.lease_seconds, bus)
     try:
         try:
             await node.start()

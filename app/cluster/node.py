@@ -16,22 +16,32 @@ import contextlib
 import logging
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from redis.exceptions import RedisError
 
+from app import metrics
 from app.cluster.coordinator import Coordinator
 from app.games.base import Rejection
 from app.rooms.manager import RoomManager
 from app.rooms.room import Room
 from app.rooms.status import RoomStatus
 
+if TYPE_CHECKING:
+    from app.cluster.bus import ClusterBus
+
 log = logging.getLogger(__name__)
 
 CLOSE_RESTART = 1012
 """WebSocket close code "service restart": the room moved to another node; reconnect at once."""
 MOVED = "this table moved to another server; reconnecting"
+UNREACHABLE = "the room service cannot reach its coordinator; try again in a few seconds"
 RECONCILE_SECONDS = 30.0
+REDIS_WAIT = 3.0
+"""The longest a node's last heartbeat may take once it stops (the Redis client's own timeout is 2 s)."""
+NEW_ROOM_GRACE = 10.0
+"""A room just made waits this long (and a lease) for its first socket to choose its owner before any
+node adopts it: the owner is then the node a load balancer sends the room's sockets to."""
 
 
 class ClusterUnavailable(Rejection):
@@ -57,18 +67,23 @@ class Remote:
 
 
 class ClusterNode:
-    def __init__(self, coordinator: Coordinator, rooms: RoomManager, lease_seconds: float) -> None:
+    def __init__(self, coordinator: Coordinator, rooms: RoomManager, lease_seconds: float,
+                 bus: ClusterBus) -> None:
         self.coordinator = coordinator
         self.rooms = rooms
+        self.bus = bus
+        """What this node tells the others and hears from them (:mod:`app.cluster.bus`)."""
         self.lease_seconds = lease_seconds
         self.available = True
         """Redis answered the last time this node asked it something."""
         self.draining = False
         self._adopting: dict[str, asyncio.Future[Room | None]] = {}
-        self._published: dict[str, dict[str, Any]] = {}
+        self._published: dict[str, tuple[int, dict[str, Any]]] = {}
+        """Each room's listing as last published, and the room's version then."""
         self._relayed: dict[str, dict[asyncio.Event, str]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loop: asyncio.Task[None] | None = None
+        self._stopping = asyncio.Event()
         self._reconciled = 0.0
         self._warned = 0.0
 
@@ -86,14 +101,17 @@ class ClusterNode:
         await self.coordinator.join()
         self.rooms.cluster = self
         await self._reconcile()
+        await self.bus.start()
         self._loop = asyncio.create_task(self._beat())
 
     async def stop(self) -> None:
+        """Leave the cluster. The heartbeat ends at its next turn rather than by cancellation: a
+        cancellation that lands inside a Redis call can be lost by the client."""
+        self._stopping.set()
         if self._loop is not None:
-            self._loop.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._loop
+            await asyncio.wait([self._loop], timeout=self.lease_seconds + REDIS_WAIT)
         await self.hand_over()
+        await self.bus.stop()
         with contextlib.suppress(RedisError, OSError):
             await self.coordinator.leave()
 
@@ -146,7 +164,8 @@ class ClusterNode:
                 await self.coordinator.release(room_id)
                 await self.coordinator.forget(room_id)
             return None
-        room.when_fenced = lambda: self._spawn(self.let_go(room))
+        metrics.ROOMS_TAKEN.inc()
+        room.when_fenced = lambda: self._spawn(self.let_go(room, "fenced"))
         room.when_changed = lambda public: self.room_changed(room, public)
         log.info("room %s: taken at fence %d", room_id, room.fence)
         self.room_changed(room, room.public_json())
@@ -157,23 +176,46 @@ class ClusterNode:
     async def room_created(self, room: Room) -> None:
         """A room made on this node: listed at once, live once a socket reaches a node or, after a
         lease, by any node that finds it without an owner."""
-        await self._ask(self.coordinator.publish(room.id, room.public_json(),
-                                                 self.rooms.created_at[room.id].isoformat()))
-        await self._ask(self.coordinator.expect([room.id], score=int(time.time() * 1000)))
+        await self._ask(self.coordinator.publish(room.id, self._entry(room, room.public_json())))
+        await self._ask(self.coordinator.expect([room.id], score=int((time.time() + NEW_ROOM_GRACE) * 1000)))
 
     def room_changed(self, room: Room, public: dict[str, Any]) -> None:
-        """Publish the room's public state to the lobby if it changed since last published."""
-        if self._published.get(room.id) == public:
+        """Publish the room's listing (public state, phase, spectators) if it changed since last
+        published."""
+        if room.id not in self.rooms.created_at:
             return
-        self._published[room.id] = public
-        created = self.rooms.created_at.get(room.id)
-        if created is not None:
-            self._spawn(self._quietly(self.coordinator.publish(room.id, public, created.isoformat())))
+        last = self._published.get(room.id)
+        entry = self._entry(room, public)
+        self._published[room.id] = (room.version, entry)
+        if last is None or last[1] != entry:
+            self._spawn(self._quietly(self.coordinator.publish(room.id, entry)))
+
+    async def publish_now(self, room: Room) -> None:
+        """Publish the room's listing and wait for Redis: an operator's change shows at once."""
+        if room.id in self.rooms.created_at:
+            entry = self._entry(room, room.public_json())
+            self._published[room.id] = (room.version, entry)
+            await self._quietly(self.coordinator.publish(room.id, entry))
+
+    def _entry(self, room: Room, public: dict[str, Any]) -> dict[str, Any]:
+        """The room as the lobby and the operators' list show it. Its phase changes only with its
+        version: it is worked out again only then."""
+        last = self._published.get(room.id)
+        phase = last[1]["phase"] if last is not None and last[0] == room.version else room.phase
+        return {"room": public, "created_at": self.rooms.created_at[room.id].isoformat(),
+                "phase": phase, "spectators": room.spectators}
 
     async def listing(self) -> list[dict[str, Any]]:
         """Every room the lobby lists, from every node."""
         listed: list[dict[str, Any]] = await self._ask(self.coordinator.listing())
         return listed
+
+    async def owners(self, room_ids: list[str]) -> list[str | None]:
+        """The node that owns each room (None: no node right now)."""
+        if not room_ids:
+            return []
+        owners: list[str | None] = await self._ask(self.coordinator.owners(room_ids))
+        return owners
 
     async def listed(self, room_id: str) -> dict[str, Any] | None:
         found: dict[str, Any] | None = await self._ask(self.coordinator.listed(room_id))
@@ -184,37 +226,41 @@ class ClusterNode:
         self._published.pop(room.id, None)
         await self._quietly(self.coordinator.forget(room.id))
 
-    async def let_go(self, room: Room, release: bool = True) -> None:
+    async def let_go(self, room: Room, reason: str) -> None:
         """Stop running ``room`` here: under its lock (no step half done), its timers and bots stopped,
-        its lease given back and its sockets told to reconnect."""
-        if self.rooms.rooms.get(room.id) is room:
-            self.rooms.drop(room)
+        its lease given back (unless another node holds it: ``reason`` ``lease_lost``) and its sockets
+        told to reconnect."""
+        if self.rooms.rooms.get(room.id) is not room:
+            return
+        self.rooms.drop(room)
+        metrics.ROOMS_LET_GO.labels(reason).inc()
         self._published.pop(room.id, None)
         async with room.lock:
             await room.close()
-        if release and room.status is not RoomStatus.FINISHED:
+        if reason != "lease_lost" and room.status is not RoomStatus.FINISHED:
             await self._quietly(self.coordinator.release(room.id))
         for conn in list(room.connections):
             conn.end(CLOSE_RESTART, "room/moved", MOVED)
-        log.info("room %s: let go", room.id)
+        log.info("room %s: let go (%s)", room.id, reason)
 
     async def hand_over(self) -> None:
         """The node stops: every room it owns goes, for other nodes to take."""
         self.draining = True
-        await asyncio.gather(*(self.let_go(room) for room in list(self.rooms.rooms.values())))
+        await asyncio.gather(*(self.let_go(room, "stopping") for room in list(self.rooms.rooms.values())))
 
     # --- the beat: heartbeat, leases, orphans ------------------------------------------------------
 
     async def _beat(self) -> None:
         every = self.lease_seconds / 3
-        while True:
+        while not self._stopping.is_set():
             try:
                 await self.beat()
             except (RedisError, OSError) as error:
                 self._unavailable(error)
             except Exception:
                 log.exception("the cluster's heartbeat failed")
-            await asyncio.sleep(every)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stopping.wait(), every)
 
     async def beat(self) -> None:
         """One heartbeat: announce the node, renew its leases (letting go of the rooms another node
@@ -233,7 +279,7 @@ class ClusterNode:
             room = self.rooms.rooms.get(room_id)
             if room is not None:
                 log.warning("room %s: another node holds its lease now", room_id)
-                await self.let_go(room, release=False)
+                await self.let_go(room, "lease_lost")
         if time.monotonic() - self._reconciled >= RECONCILE_SECONDS:
             await self._reconcile()
         if not self.draining:
@@ -275,8 +321,7 @@ class ClusterNode:
             answer = await request
         except (RedisError, OSError) as error:
             self._unavailable(error)
-            raise ClusterUnavailable("the room service cannot reach its coordinator; try again in a "
-                                     "few seconds") from error
+            raise ClusterUnavailable(UNREACHABLE) from error
         return answer
 
     async def _quietly(self, request: Any) -> None:

@@ -20,12 +20,15 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
+from app import metrics
 from app.cluster.node import CLOSE_RESTART
 
 RELAY_HEADER = "x-cardroom-relay"
 CLIENT_HEADER = "x-cardroom-client"
 TOKEN_HEADER = "x-cardroom-token"
 OPEN_TIMEOUT = 2.0
+CLOSE_TIMEOUT = 0.5
+"""A hop to an owner that went away (paused, cut off) is not waited on to close."""
 MOVED_CODES = frozenset({CLOSE_RESTART, 1001, 1006, 1011})
 """Closes of a hop that mean the owner went (stopping, gone, failed), not that it refused the client."""
 
@@ -61,7 +64,9 @@ class Relay:
         url = f"{address.replace('http', 'ws', 1)}/ws/rooms/{room_id}"
         try:
             async with connect(url, additional_headers=self.headers(), open_timeout=OPEN_TIMEOUT,
+                               close_timeout=CLOSE_TIMEOUT,
                                max_size=self.max_size, compression=None, ping_interval=None) as hop:
+                metrics.RELAYS.inc()
                 if self.auth_frame is not None:
                     await hop.send(self.auth_frame)
                 return await self._pump(hop, moved)

@@ -239,6 +239,7 @@ class RoomManager:
         fence = await self.store.take_room(room_id)
         if fence is None:
             return None
+        log.info("room %s: its fence raised to %d", room_id, fence)
         saved = await self.store.saved_room(room_id)
         if saved is None:
             return None

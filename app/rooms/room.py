@@ -125,6 +125,18 @@ class Room:
         return self.fanout.public_json()
 
     @property
+    def phase(self) -> str:
+        """Where the match is, as a spectator's view names it; ``waiting`` before the match."""
+        if self.state is None:
+            return "waiting"
+        return str(self.engine.view(self.state, None).get("phase", "playing"))
+
+    @property
+    def spectators(self) -> int:
+        """Connections without a player (not signed in)."""
+        return sum(conn.player_id is None for conn in self.connections)
+
+    @property
     def spectators_may_chat(self) -> bool:
         return bool(self.room_options.get("spectator_chat", False))
 

@@ -18,9 +18,12 @@ from typing import Any
 
 import httpx2 as httpx
 import redis
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import create_async_engine
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
+from app.db.session import close_engine
 from support.live import LiveServer, free_port
 
 Message = dict[str, Any]
@@ -64,6 +67,15 @@ class RedisServer:
     def client(self) -> redis.Redis:
         return redis.Redis.from_url(self.url, decode_responses=True)
 
+    def listeners(self, channel: str) -> int:
+        """How many clients are subscribed to ``channel``."""
+        client = self.client()
+        try:
+            counted: list[Any] = client.pubsub_numsub(channel)
+            return int(counted[0][1])
+        finally:
+            client.close()
+
 
 class ClusterNode(LiveServer):
     """One node: ``cardroom serve`` with the cluster's Redis; ``pause``/``resume`` stop and continue it
@@ -75,6 +87,9 @@ class ClusterNode(LiveServer):
                          lease_seconds=str(lease), **settings)
         self.node_id = node_id
         self.env["CARDROOM_NODE_ADDRESS"] = self.base
+        self.env["PYTHONUNBUFFERED"] = "1"  # a node killed mid-test leaves every line it wrote
+        self.metrics_port = free_port()
+        self.env["CARDROOM_METRICS_PORT"] = str(self.metrics_port)
 
     def pause(self) -> None:
         assert self.process is not None
@@ -100,6 +115,8 @@ class Cluster:
     nodes: list[ClusterNode]
     prefix: str
     database_url: str
+    players: list[Player] = field(default_factory=list)
+    """Everyone seated through the cluster, to be sent away at the end."""
 
     def owner(self, room_id: str) -> str | None:
         """The node that holds the room's lease."""
@@ -115,6 +132,13 @@ class Cluster:
 
     def running(self) -> list[ClusterNode]:
         return [node for node in self.nodes if node.running]
+
+    def entry(self, home: int) -> Callable[[], list[str]]:
+        """The addresses a player uses: the running nodes, starting at node ``home``."""
+        def addresses() -> list[str]:
+            nodes = self.nodes[home:] + self.nodes[:home]
+            return [node.base for node in nodes if node.running]
+        return addresses
 
     def wait_owner(self, room_id: str, other_than: str | None = None, timeout: float = 30) -> str:
         deadline = time.monotonic() + timeout
@@ -132,6 +156,9 @@ def running_cluster(database_url: str, folder: Path, count: int = 3, lease: floa
     """``count`` nodes and their Redis, all stopped at the end whatever the test did to them."""
     prefix = f"test-{uuid.uuid4().hex[:10]}"
     redis_server = RedisServer(folder / "redis")
+    # Test players answer at once, far faster than people: the per-socket message rate is not what
+    # these tests are about.
+    settings = {"ws_messages_per_second": "500", "ws_message_burst": "1000", **settings}
     nodes = [ClusterNode(database_url, folder / f"node{number}.log", redis_server.url, prefix,
                          f"node{number}", lease, **settings) for number in range(count)]
     with ExitStack() as stack:
@@ -145,10 +172,11 @@ def running_cluster(database_url: str, folder: Path, count: int = 3, lease: floa
         yield Cluster(redis_server, nodes, prefix, database_url)
 
 
-def new_player(node: LiveServer, name: str) -> tuple[str, str]:
-    """A guest made through ``node``: its id and token."""
-    body = node.post("/api/players", {"name": name})
-    return body["id"], body["token"]
+def new_player(base: str, name: str) -> tuple[str, str]:
+    """A guest made through the server at ``base``: its id and token."""
+    made = httpx.post(f"{base}/api/players", json={"name": name}, timeout=10)
+    assert made.status_code == 201, made.text
+    return made.json()["id"], made.json()["token"]
 
 
 @dataclass
@@ -196,6 +224,11 @@ class Player:
             await asyncio.sleep(0.1)
         raise AssertionError(f"{self.name} could not reach any node: {last_error!r}")
 
+    async def leave(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+            self.ws = None
+
     async def send(self, message: Message) -> None:
         assert self.ws is not None
         with suppress(ConnectionClosed):
@@ -233,6 +266,11 @@ class Player:
             self.errors.append(message)
             self.asked_hint_at = None
             return False
+        if message["type"] == "authenticated":
+            # Signed in again: a node relaying him found the room's next owner, and whatever he had
+            # asked or sent the former owner may be lost with it.
+            self.asked_hint_at = None
+            return False
         if message["type"] == "hint":
             if self.last is not None and message["version"] == self.last["version"]:
                 await self.send({"type": "act", "id": f"{self.name}-{message['version']}",
@@ -257,10 +295,93 @@ class Player:
         return True
 
 
-def http(node: LiveServer, method: str, path: str, token: str | None = None,
+def http(base: str, method: str, path: str, token: str | None = None,
          body: Message | None = None) -> httpx.Response:
     headers = {"Authorization": f"Bearer {token}"} if token else {}
-    return httpx.request(method, f"{node.base}{path}", json=body, headers=headers, timeout=10)
+    return httpx.request(method, f"{base}{path}", json=body, headers=headers, timeout=10)
+
+
+GAMES: dict[str, tuple[Message, int | None]] = {
+    "hazari": ({"target": 5}, None),
+    "hasenpfeffer": ({"target": 1}, None),
+    "azi": ({"stake": 10, "min_buy_in": 1, "max_buy_in": 1}, 10),
+}
+"""Each game's options for a short match, and the buy-in a player brings (chip games)."""
+
+
+def finished(state: Message) -> bool:
+    return bool(state["room"]["status"] == "finished")
+
+
+async def seated_table(cluster: Cluster, game: str, entries: list[Callable[[], list[str]]],
+                       maker: str | None = None, **options: Any) -> tuple[str, list[Player]]:
+    """A room made through ``maker`` (by default the first node) with a person for each of
+    ``entries`` (the addresses he uses, his favourite first) and random bots in the other seats of a
+    four-seat table, started. The game's ``options`` are those of a short match unless given."""
+    short, buy_in = GAMES[game]
+    options = {**short, **options}
+    maker = maker or cluster.nodes[0].base
+    people = [new_player(maker, f"P{seat}") for seat in range(len(entries))]
+    made = http(maker, "POST", "/api/rooms", people[0][1],
+                {"game": game, "private": True, "options": options})
+    assert made.status_code == 201, made.text
+    room_id = made.json()["id"]
+    players = [Player(f"P{seat}", player_id, token, room_id, entry)
+               for seat, ((player_id, token), entry) in enumerate(zip(people, entries, strict=True))]
+    cluster.players.extend(players)
+    for seat, player in enumerate(players):
+        sit: Message = {"type": "sit", "seat": seat}
+        if buy_in is not None:
+            sit["buy_in"] = buy_in
+        await player.open()
+        await player.send(sit)
+        await player.play(lambda state, s=seat, p=player:
+                          state["room"]["seats"][s]["player_id"] == p.player_id)
+    owner = players[0]
+    for seat in range(len(players), 4):
+        await owner.send({"type": "add_bot", "seat": seat, "level": "random"})
+        await owner.play(lambda state, s=seat: state["room"]["seats"][s]["bot"])
+    await owner.send({"type": "start"})
+    return room_id, players
+
+
+async def play_to_the_end(players: list[Player], seconds: float = 180) -> None:
+    await asyncio.gather(*(player.play(finished, seconds) for player in players))
+
+
+async def query(database_url: str, sql: str, **params: Any) -> list[Any]:
+    engine = create_async_engine(database_url)
+    try:
+        async with engine.connect() as connection:
+            return list(await connection.execute(text(sql), params))
+    finally:
+        await close_engine(engine)
+
+
+async def check_log(database_url: str, room_id: str) -> Message:
+    """The room's match: finished, its steps numbered 1, 2, ... with no gap and none twice, no act
+    stored twice, and at a chip table a pot that paid out every chip put in."""
+    (match_id, status), = await query(database_url, "SELECT id, status FROM matches WHERE room_id = :room",
+                                      room=room_id)
+    assert status == "finished"
+    seqs = [row[0] for row in await query(database_url, "SELECT seq FROM actions WHERE match_id = :m "
+                                                        "ORDER BY seq", m=match_id)]
+    assert seqs == list(range(1, len(seqs) + 1))
+    refs = [row[0] for row in await query(database_url, "SELECT ref FROM actions WHERE match_id = :m "
+                                                        "AND ref IS NOT NULL", m=match_id)]
+    assert len(refs) == len(set(refs))
+    pot = await query(database_url, "SELECT COALESCE(SUM(CASE WHEN target = :pot THEN amount "
+                                    "ELSE -amount END), 0) FROM chip_transfers "
+                                    "WHERE source = :pot OR target = :pot", pot=f"pot:{match_id}")
+    assert pot[0][0] == 0
+    return {"match_id": match_id, "steps": len(seqs)}
+
+
+def scrape_total(port: int, name: str) -> float:
+    """The sum of a metric's samples on a node's metrics port."""
+    text_format = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=10).text
+    return sum(float(line.rsplit(" ", 1)[1]) for line in text_format.splitlines()
+               if line.startswith(name) and not line.startswith("#") and line[len(name)] in " {")
 
 
 def environment_without_cluster() -> dict[str, str]:

@@ -1,7 +1,8 @@
 """The operator's console (``/api/admin``): live rooms, closing a room, removing a player,
 suspensions, the maintenance notice, pausing new rooms, the audit log and players' reports. Every
 call needs the admin role (``cardroom admin grant NAME``); every change writes its audit row in the
-transaction of its own write."""
+transaction of its own write. In a cluster each call acts on every node, or on the node that holds
+the room, whichever node it reached (:mod:`app.api.everywhere`)."""
 
 from __future__ import annotations
 
@@ -9,17 +10,12 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response
 
-from app.api.deps import AdminDep, RoomsDep, StoreDep
+from app.api.deps import AdminDep, EverywhereDep, RoomsDep, StoreDep
 from app.api.errors import error_responses
 from app.api.schemas import NoticeCreate, PauseChange, PlayerRemoval, Reason
-from app.api.sockets import CLOSE_REMOVED, CLOSE_SUSPENDED
-from app.api.ws import REMOVED, SUSPENDED, end_player_sockets, notice_frame
 from app.db import operators
 from app.db.ids import now
 from app.db.operators import Audit
-from app.rooms.frames import encode_frame
-from app.rooms.manager import RoomManager
-from app.rooms.room import Room
 
 router = APIRouter(prefix="/api/admin", tags=["operators"])
 
@@ -32,70 +28,45 @@ def _answers(*statuses: int) -> dict[int | str, dict[str, Any]]:
     return error_responses(401, 403, *statuses, meanings=ADMIN_ONLY)
 
 
-def _phase(room: Room) -> str:
-    if room.state is None:
-        return "waiting"
-    return str(room.engine.view(room.state, None).get("phase", "playing"))
-
-
-def live_room(rooms: RoomManager, room: Room) -> dict[str, Any]:
-    created = rooms.created_at.get(room.id)
-    public = room.public_json()
-    return {"id": room.id, "game": room.engine.name, "status": room.status, "phase": _phase(room),
-            "private": room.private, "owner": room.owner_id, "match_id": room.match_id,
-            "seats": [{key: seat.get(key) for key in ("seat", "player_id", "name", "bot", "connected")}
-                      for seat in public["seats"]],
-            "spectators": sum(conn.player_id is None for conn in room.connections),
-            "created_at": None if created is None else created.isoformat() + "Z",
-            "age_seconds": None if created is None else int((now() - created).total_seconds()),
-            "node": rooms.node_id}
-
-
 @router.get("/rooms", responses=_answers())
-async def list_live_rooms(_admin: AdminDep, rooms: RoomsDep) -> dict[str, Any]:
-    """Every room this node holds that has not finished, public and private, oldest first, and
-    the node's state: new rooms paused or not, the maintenance notice."""
-    live = [live_room(rooms, room) for room in rooms.rooms.values() if room.status != "finished"]
-    live.sort(key=lambda entry: entry["created_at"] or "")
-    return {"node": rooms.node_id, "paused": rooms.paused, "notice": rooms.notice, "rooms": live}
+async def list_live_rooms(_admin: AdminDep, rooms: RoomsDep, everywhere: EverywhereDep) -> dict[str, Any]:
+    """Every room not finished, public and private, oldest first, each with the node that holds it
+    (in a cluster, every node's rooms), and the node's state: new rooms paused or not, the
+    maintenance notice."""
+    return {"node": rooms.node_id, "paused": rooms.paused, "notice": rooms.notice,
+            "rooms": await everywhere.live_rooms()}
 
 
 @router.post("/rooms/{room_id}/close", responses=_answers(404, 409))
-async def close_room(room_id: str, body: Reason, admin: AdminDep, rooms: RoomsDep) -> dict[str, Any]:
+async def close_room(room_id: str, body: Reason, admin: AdminDep,
+                     everywhere: EverywhereDep) -> dict[str, Any]:
     """Close the room: one not started at once; an Azi match by its rules' close, which returns the
     pot of a game in play to those who put it in (every chip in the ledger); a Hazari or
     Hasenpfeffer match is stopped where it is (match status ``closed``, no result, not rated).
-    A closed room: 409 ``room/finished``, nothing changes."""
-    room = rooms.get(room_id)
-    await room.close_by_operator(Audit(admin.id, "close_room", body.reason, room_id=room.id,
-                                       detail={"game": room.engine.name, "match_id": room.match_id,
-                                               "status": room.status}).row())
-    _tell_room(room, "An operator has closed this table.")
-    return live_room(rooms, room)
+    A closed room: 409 ``room/finished``, nothing changes. In a cluster the node that holds the room
+    does it (503 ``cluster/no_answer`` if it does not answer in time)."""
+    return await everywhere.close_room(room_id, admin.id, body.reason)
 
 
 @router.post("/rooms/{room_id}/remove", responses=_answers(404, 409))
 async def remove_player(room_id: str, body: PlayerRemoval, admin: AdminDep,
-                        rooms: RoomsDep) -> dict[str, Any]:
+                        everywhere: EverywhereDep) -> dict[str, Any]:
     """Take a player off the room: he loses his seat as a player who leaves would (during a match
     the autopilot plays it), may not come back, and his sockets to the room are closed (4410,
-    ``room/removed``)."""
-    room = rooms.get(room_id)
-    await room.remove_player(body.player_id, Audit(admin.id, "remove_player", body.reason,
-                                                   player_id=body.player_id, room_id=room.id).row())
-    end_player_sockets(rooms, body.player_id, CLOSE_REMOVED, "room/removed", REMOVED, only=room)
-    return live_room(rooms, room)
+    ``room/removed``). In a cluster the node that holds the room does it."""
+    return await everywhere.remove_player(room_id, body.player_id, admin.id, body.reason)
 
 
 @router.post("/players/{player_id}/suspend", status_code=204, responses=_answers(404, 409))
 async def suspend_player(player_id: str, body: Reason, admin: AdminDep, store: StoreDep,
-                         rooms: RoomsDep) -> Response:
+                         everywhere: EverywhereDep) -> Response:
     """Suspend a player: his sign-ins and every call with his tokens are refused (403
-    ``auth/suspended``) and his room sockets are closed (4403). An admin cannot be suspended
-    (409 ``admin/target_is_admin``); nor can a player already suspended."""
+    ``auth/suspended``) and his room sockets are closed (4403), on every node. An admin cannot be
+    suspended (409 ``admin/target_is_admin``); nor can a player already suspended."""
+    await everywhere.check()
     await operators.suspend(store.sessions, Audit(admin.id, "suspend_player", body.reason,
                                                   player_id=player_id))
-    end_player_sockets(rooms, player_id, CLOSE_SUSPENDED, "auth/suspended", SUSPENDED)
+    await everywhere.end_player(player_id)
     return Response(status_code=204)
 
 
@@ -108,35 +79,36 @@ async def lift_suspension(player_id: str, body: Reason, admin: AdminDep, store: 
 
 @router.put("/notice", responses=_answers())
 async def post_notice(body: NoticeCreate, admin: AdminDep, store: StoreDep,
-                      rooms: RoomsDep) -> dict[str, Any]:
-    """Show a maintenance notice at every table: sent at once to every connection as
+                      everywhere: EverywhereDep) -> dict[str, Any]:
+    """Show a maintenance notice at every table of every node: sent at once to every connection as
     ``{"type": "notice", "code": "operator/notice", "text", "at"}`` and to each one that connects
     until it is cleared."""
     notice = {"text": body.text, "at": now().isoformat() + "Z"}
+    await everywhere.check()
     await store.record_audit(Audit(admin.id, "post_notice", body.reason, detail={"text": body.text}).row())
-    rooms.notice = notice
-    _broadcast(rooms, notice_frame(notice))
+    await everywhere.show_notice(notice)
     return notice
 
 
 @router.delete("/notice", status_code=204, responses=_answers())
-async def clear_notice(body: Reason, admin: AdminDep, store: StoreDep, rooms: RoomsDep) -> Response:
+async def clear_notice(body: Reason, admin: AdminDep, store: StoreDep, everywhere: EverywhereDep) -> Response:
     """Take the notice down: every connection gets the notice message with ``text`` null."""
+    await everywhere.check()
     await store.record_audit(Audit(admin.id, "clear_notice", body.reason).row())
-    rooms.notice = None
-    _broadcast(rooms, notice_frame(None))
+    await everywhere.show_notice(None)
     return Response(status_code=204)
 
 
 @router.put("/pause", responses=_answers())
 async def pause_new_rooms(body: PauseChange, admin: AdminDep, store: StoreDep,
-                          rooms: RoomsDep) -> dict[str, Any]:
-    """``paused`` true: new rooms are refused (409 ``room/creation_paused``) until it is set false;
-    rooms already made go on."""
+                          everywhere: EverywhereDep) -> dict[str, Any]:
+    """``paused`` true: new rooms are refused (409 ``room/creation_paused``) by every node until it
+    is set false; rooms already made go on."""
+    await everywhere.check()
     await store.record_audit(Audit(admin.id, "pause_rooms" if body.paused else "resume_rooms",
                                    body.reason).row())
-    rooms.paused = body.paused
-    return {"paused": rooms.paused}
+    await everywhere.pause(body.paused)
+    return {"paused": body.paused}
 
 
 @router.get("/audit", responses=_answers())
@@ -151,14 +123,3 @@ async def read_reports(_admin: AdminDep, store: StoreDep, limit: LIST_LIMIT = 10
     """Players' reports, newest first, with the match context the server recorded."""
     return {"reports": await operators.reports(store.sessions, limit)}
 
-
-def _broadcast(rooms: RoomManager, frame: str) -> None:
-    for room in list(rooms.rooms.values()):
-        for conn in list(room.connections):
-            conn.push(frame)
-
-
-def _tell_room(room: Room, text: str) -> None:
-    frame = encode_frame({"type": "notice", "code": "operator/closed", "text": text})
-    for conn in list(room.connections):
-        conn.push(frame)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 
-from app.api.deps import LimiterDep, OpenSocketsDep, PlayerDep, StoreDep, suspended
+from app.api.deps import EverywhereDep, LimiterDep, PlayerDep, StoreDep, suspended
 from app.api.errors import ApiError, error_responses
 from app.api.limits import client_address, too_many
 from app.api.schemas import PlayerCreated, SessionCreate, SessionPlayer
@@ -50,15 +50,16 @@ async def sign_in(body: SessionCreate, request: Request, store: StoreDep,
 @router.delete("", status_code=204, responses=error_responses(401, 409, meanings={
     401: "`auth/missing_token` or `auth/bad_token`",
     409: "`account/not_claimed`: a guest account cannot sign out everywhere"}))
-async def sign_out_everywhere(player: PlayerDep, store: StoreDep, sockets: OpenSocketsDep) -> Response:
+async def sign_out_everywhere(player: PlayerDep, store: StoreDep, everywhere: EverywhereDep) -> Response:
     """Revoke every token of the calling player, the one sent included, and close at once every room
-    socket opened with one of them (close code 4401, `auth/revoked`). Only for claimed accounts: a
-    guest would lose their account for good."""
+    socket opened with one of them (close code 4401, `auth/revoked`), on every server of a cluster.
+    Only for claimed accounts: a guest would lose their account for good."""
     if player.claimed_at is None:
         raise ApiError(409, "account/not_claimed", "claim the account with a password first "
                                                    "(POST /api/players/{id}/claim), or you could never "
                                                    "sign in again")
-    sockets.revoke(await accounts.revoke_tokens(store.sessions, player.id))
+    await everywhere.check()
+    await everywhere.revoke(await accounts.revoke_tokens(store.sessions, player.id))
     return Response(status_code=204)
 
 
