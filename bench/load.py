@@ -14,11 +14,13 @@ once with a transaction per frame, and a bare echo. Prints p50 / p99 / max of ea
 p99 as multiples of both durable baselines', moves per second, lost or doubled moves, the server's CPU
 and its memory per connection.
 
+``--nodes N`` (N > 1), ``--relayed``, ``--failover``: the same rooms on a cluster of nodes
+(``bench/load_cluster.py``). ``--rate R`` asks for R moves a second in all: R rooms.
+
 The clients run in one process on the server's machine, where their own delays would count in every
-figure, so they are kept cheap: each connection is the sans-I/O protocol of ``websockets`` under a plain
-``asyncio.Protocol`` (frames are handled as they arrive, with no task per connection or per move), and a
-state frame is parsed in full only when it may offer its seat a move.
+figure, so they are kept cheap (``bench/loadgen.py``).
 """
+
 
 from __future__ import annotations
 
@@ -27,346 +29,42 @@ import asyncio
 import gc
 import os
 import random
-import re
 import resource
-import socket
-import statistics
-import subprocess
-import sys
 import time
-from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any, TypeVar, cast
 
-import asyncpg
 import httpx2 as httpx
-import orjson
-from websockets.client import ClientProtocol
-from websockets.frames import Frame, Opcode
-from websockets.protocol import State
-from websockets.uri import parse_uri
-
-# Frames read from the network carry a bytearray; a message joined from fragments is bytes.
-Payload = bytes | bytearray
-
-loads: Callable[[Payload], Any] = orjson.loads
-dumps: Callable[[Any], bytes] = orjson.dumps
-
-PROJECT = Path(__file__).resolve().parents[1]
-DATABASE = "cardroom_load"
-SETUP_GROUP = 50
-HTTP_GROUP = 8
-# Enough of a frame's start to hold its type and version, whatever the spacing of the encoder.
-HEAD = 60
-TYPE = re.compile(rb'"type":\s*"(\w+)"')
-VERSION = re.compile(rb'"version":\s*(\d+)')
-OFFERS_MOVES = re.compile(rb'"legal":\s*\[\s*[^\]\s]')
-# A deal has ended and the next waits for the players: each says at once that he is ready, as a player
-# who has seen the result clicks on.
-NEXT_DEAL_WAITS = re.compile(rb'"next_deal":\s*\{')
-T = TypeVar("T")
-Item = TypeVar("Item")
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-async def fresh_database(admin_dsn: str) -> None:
-    connection = await asyncpg.connect(admin_dsn)
-    try:
-        await connection.execute(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
-        await connection.execute(f"CREATE DATABASE {DATABASE}")
-    finally:
-        await connection.close()
-
-
-def start_server(port: int, pg_host: str, log: Path) -> subprocess.Popen[bytes]:
-    env = {**os.environ,
-           "CARDROOM_DATABASE_URL": f"postgresql+asyncpg://postgres@{pg_host}:5432/{DATABASE}",
-           "CARDROOM_PORT": str(port), "CARDROOM_REVEAL_PAUSE": "0", "CARDROOM_BOT_DELAY": "0",
-           "CARDROOM_SEED_WAIT": "0", "CARDROOM_MAX_CONNECTIONS_PER_IP": "100000",
-           # The rooms' players leave when the moves are measured; without a long grace the autopilot
-           # would take their seats a minute later and play on at full speed during the baselines.
-           "CARDROOM_GRACE_PERIOD": "3600",
-           "CARDROOM_MAX_ROOMS_PER_PLAYER": "100000", "CARDROOM_GUESTS_PER_HOUR": "100000",
-           "CARDROOM_BENCH_ENDPOINTS": "1",
-           "CARDROOM_LOG_LEVEL": "warning"}
-
-    def more_files() -> None:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (20000, 20000))
-
-    with log.open("wb") as out:
-        process = subprocess.Popen([sys.executable, "-m", "app.cli", "serve"], cwd=PROJECT, env=env,
-                                   stdout=out, stderr=subprocess.STDOUT, preexec_fn=more_files)
-    for _ in range(300):
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
-                return process
-        except httpx.TransportError:
-            time.sleep(0.1)
-    raise SystemExit(f"the server did not start; see {log}")
-
-
-def process_stats(pid: int) -> tuple[float, int]:
-    """CPU seconds used so far and resident memory in bytes."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    ticks = os.sysconf("SC_CLK_TCK")
-    cpu = (int(fields[11]) + int(fields[12])) / ticks
-    rss_pages = int(Path(f"/proc/{pid}/statm").read_text().split()[1])
-    return cpu, rss_pages * os.sysconf("SC_PAGE_SIZE")
-
-
-async def bounded(limit: int, job: Callable[[Item], Awaitable[T]], items: Iterable[Item]) -> list[T]:
-    """``job`` on every item, at most ``limit`` at a time, results in order."""
-    gate = asyncio.Semaphore(limit)
-
-    async def one(item: Item) -> T:
-        async with gate:
-            return await job(item)
-
-    return await asyncio.gather(*(one(item) for item in items))
-
-
-class WebSocket(asyncio.Protocol):
-    """A client connection whose text messages go to ``on_text`` as they arrive."""
-
-    def __init__(self, on_text: Callable[[Payload], None], protocol: ClientProtocol) -> None:
-        loop = asyncio.get_running_loop()
-        self.on_text = on_text
-        self.protocol = protocol
-        self.transport: asyncio.Transport | None = None
-        self.opened: asyncio.Future[None] = loop.create_future()
-        self.closed: asyncio.Future[None] = loop.create_future()
-        self.fragments: list[Payload] = []
-
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
-        self.protocol.send_request(self.protocol.connect())
-        self.flush()
-
-    def data_received(self, data: bytes) -> None:
-        self.protocol.receive_data(data)
-        # Pongs and the reply to a close frame are queued by the protocol itself.
-        self.flush()
-        for event in self.protocol.events_received():
-            if isinstance(event, Frame):
-                self.frame_received(event)
-            elif not self.opened.done():
-                self.handshake_done()
-
-    def handshake_done(self) -> None:
-        if self.protocol.handshake_exc is None:
-            self.opened.set_result(None)
-        else:
-            self.opened.set_exception(self.protocol.handshake_exc)
-
-    def frame_received(self, frame: Frame) -> None:
-        if frame.opcode is not Opcode.TEXT and frame.opcode is not Opcode.CONT:
-            return
-        if not frame.fin:
-            self.fragments.append(cast(Payload, frame.data))
-        elif self.fragments:
-            message = b"".join([*self.fragments, cast(Payload, frame.data)])
-            self.fragments.clear()
-            self.on_text(message)
-        else:
-            self.on_text(cast(Payload, frame.data))
-
-    def eof_received(self) -> bool | None:
-        self.protocol.receive_eof()
-        self.flush()
-        return None
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.protocol.receive_eof()
-        if not self.opened.done():
-            self.opened.set_exception(exc or ConnectionError("closed during the opening handshake"))
-        if not self.closed.done():
-            self.closed.set_result(None)
-
-    def flush(self) -> None:
-        assert self.transport is not None
-        for data in self.protocol.data_to_send():
-            if data:
-                self.transport.write(data)
-            else:
-                self.transport.write_eof()
-
-    def send(self, text: bytes) -> bool:
-        if self.protocol.state is not State.OPEN:
-            return False
-        self.protocol.send_text(text)
-        self.flush()
-        return True
-
-    def start_closing(self) -> None:
-        if self.protocol.state is State.OPEN:
-            self.protocol.send_close(1000)
-            self.flush()
-
-    def abort(self) -> None:
-        if self.transport is not None:
-            self.transport.abort()
-
-
-async def open_websocket(url: str, on_text: Callable[[Payload], None]) -> WebSocket:
-    uri = parse_uri(url)
-    # No extensions offered: the frames are not compressed.
-    websocket = WebSocket(on_text, ClientProtocol(uri, max_size=2**20))
-    await asyncio.get_running_loop().create_connection(lambda: websocket, uri.host, uri.port)
-    await asyncio.wait_for(websocket.opened, 60)
-    return websocket
-
-
-async def close_all(websockets: list[WebSocket], timeout: float = 10.0) -> None:
-    for websocket in websockets:
-        websocket.start_closing()
-    if websockets:
-        await asyncio.wait([websocket.closed for websocket in websockets], timeout=timeout)
-    for websocket in websockets:
-        websocket.abort()
-
-
-@dataclass
-class Room:
-    id: str
-    tokens: list[str]
-    sockets: list[WebSocket] = field(default_factory=list)
-    version: int = 0
-    last_move: float = 0.0
-    pending: dict[int, tuple[float, set[int]]] = field(default_factory=dict)
-    sent_refs: set[str] = field(default_factory=set)
-    ready_sent: set[tuple[int, int]] = field(default_factory=set)
-    # A move offered before the clock started, by seat: made as soon as it does.
-    offers: dict[int, dict[str, Any]] = field(default_factory=dict)
-    seated: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
-
-
-@dataclass
-class Results:
-    latencies: list[float] = field(default_factory=list)
-    moves: int = 0
-    errors: list[str] = field(default_factory=list)
-
-
-def choose(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
-    entry = rng.choice(legal)
-    return {key: value for key, value in entry.items() if key in ("kind", "value", "suit", "card")}
-
-
-class Play:
-    """Every room's bookkeeping, fed one frame at a time; moves are made only while ``playing``."""
-
-    def __init__(self, results: Results, rng: random.Random, spread: float) -> None:
-        self.loop = asyncio.get_running_loop()
-        self.results = results
-        self.rng = rng
-        self.spread = spread
-        self.playing = False
-        self.over = False
-
-    def start(self, rooms: list[Room]) -> None:
-        self.playing = True
-        for room in rooms:
-            offers, room.offers = room.offers, {}
-            for seat, state in offers.items():
-                self.offer(room, seat, state)
-
-    def stop(self) -> None:
-        self.playing, self.over = False, True
-
-    def receive(self, room: Room, seat: int, data: Payload) -> None:
-        if self.over:
-            return
-        kind, version = TYPE.search(data, 0, HEAD), VERSION.search(data, 0, HEAD)
-        if (self.playing and kind is not None and kind[1] == b"state" and version is not None
-                and not OFFERS_MOVES.search(data) and not NEXT_DEAL_WAITS.search(data)):
-            self.state_seen(room, seat, int(version[1]))
-            return
-        message = loads(data)
-        if message["type"] == "error":
-            self.results.errors.append(message["code"])
-        elif message["type"] == "state":
-            self.state_seen(room, seat, message["version"])
-            self.consider(room, seat, message)
-
-    def state_seen(self, room: Room, seat: int, version: int) -> None:
-        arrived = time.perf_counter()
-        for awaited, (sent, waiting) in list(room.pending.items()):
-            if version >= awaited:
-                waiting.discard(seat)
-                if not waiting:
-                    self.results.latencies.append(arrived - sent)
-                    del room.pending[awaited]
-        room.version = max(room.version, version)
-
-    def consider(self, room: Room, seat: int, state: dict[str, Any]) -> None:
-        if not self.playing and not room.seated.done() and all(
-                occupant["player_id"] for occupant in state["room"]["seats"]):
-            room.seated.set_result(None)
-        view = state["view"]
-        if view.get("next_deal") is not None and (view["deal_number"], seat) not in room.ready_sent:
-            room.ready_sent.add((view["deal_number"], seat))
-            room.sockets[seat].send(b'{"type": "next_deal"}')
-        if not state["legal"] or view["phase"] == "waiting":
-            return
-        if self.playing:
-            self.offer(room, seat, state)
-        else:
-            room.offers[seat] = state
-
-    def offer(self, room: Room, seat: int, state: dict[str, Any]) -> None:
-        if room.last_move == 0.0:
-            # Rooms start out of step, as real tables are, by up to a whole deal: all of them moving in
-            # the same second, or ending their deals in the same second, would measure the queue of
-            # that burst, not the server.
-            room.last_move = self.loop.time() + self.rng.random() * self.spread - 1.0
-        due = room.last_move + 1.0
-        if due > self.loop.time():
-            self.loop.call_at(due, self.move, room, seat, state)
-        else:
-            self.move(room, seat, state)
-
-    def move(self, room: Room, seat: int, state: dict[str, Any]) -> None:
-        version = state["version"]
-        ref = f"{seat}-{version}"
-        if not self.playing or room.version != version or ref in room.sent_refs:
-            return
-        room.sent_refs.add(ref)
-        frame = dumps({"type": "act", "id": ref, "action": choose(state["legal"], self.rng)})
-        room.last_move = self.loop.time()
-        room.pending[version + 1] = (time.perf_counter(), {0, 1, 2, 3})
-        if room.sockets[seat].send(frame):
-            self.results.moves += 1
-
-
-async def make_room(http: httpx.AsyncClient, index: int) -> Room:
-    tokens = []
-    for seat in range(4):
-        body = (await http.post("/api/players", json={"name": f"load{index}-{seat}"})).json()
-        tokens.append(body["token"])
-    room = (await http.post("/api/rooms", headers={"Authorization": f"Bearer {tokens[0]}"},
-                            json={"game": "hasenpfeffer", "options": {"turn_seconds": 0},
-                                  "private": True})).json()
-    return Room(room["id"], tokens)
-
-
-async def seat_room(port: int, play: Play, room: Room) -> None:
-    room.sockets = [await open_websocket(f"ws://127.0.0.1:{port}/ws/rooms/{room.id}",
-                                         partial(play.receive, room, seat))
-                    for seat in range(len(room.tokens))]
-    for seat, (websocket, token) in enumerate(zip(room.sockets, room.tokens, strict=True)):
-        websocket.send(dumps({"type": "auth", "token": token}))
-        websocket.send(dumps({"type": "sit", "seat": seat}))
-    await asyncio.wait_for(room.seated, 60)
-    room.sockets[0].send(dumps({"type": "start"}))
+import load_cluster
+import load_failover
+from loadgen import (
+    DATABASE,
+    HTTP_GROUP,
+    PROJECT,
+    SETUP_GROUP,
+    LoadRun,
+    Payload,
+    Play,
+    Results,
+    WebSocket,
+    Window,
+    bounded,
+    close_all,
+    free_port,
+    fresh_database,
+    latency_json,
+    make_room,
+    open_websocket,
+    percentiles,
+    process_stats,
+    quiet_collector,
+    seat_room,
+    start_server,
+    stored_count,
+    summary,
+    write_json,
+)
 
 
 class Prober:
@@ -453,19 +151,6 @@ async def echo_phase(port: int, pid: int, connections: int, seconds: float) -> B
     return await baseline_phase(pid, [[f"ws://127.0.0.1:{port}/ws/echo"]] * connections, 4.0, seconds)
 
 
-def percentiles(values: list[float]) -> tuple[float, float, float]:
-    """p50, p99 and max."""
-    ordered = sorted(values)
-    return statistics.median(ordered), ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))], ordered[-1]
-
-
-def summary(values: list[float]) -> str:
-    if not values:
-        return "no samples"
-    p50, p99, most = percentiles(values)
-    return (f"p50 {p50 * 1000:.2f} ms, p99 {p99 * 1000:.2f} ms, max {most * 1000:.2f} ms "
-            f"({len(values)} samples)")
-
 
 def ratios(moves: list[float], floor: list[float]) -> str:
     if not moves or not floor:
@@ -476,25 +161,23 @@ def ratios(moves: list[float], floor: list[float]) -> str:
 
 @dataclass
 class Moves:
-    """What the game phase measured: the latencies, the server's CPU and memory, the client's CPU."""
+    """What the game phase measured: the latencies, the server's CPU (the clock's window, the server's
+    pid alone) and memory, the client's CPU."""
 
     results: Results
-    measured: int
-    """The moves sent while the clock ran (``results.moves`` counts the warm-up's too)."""
-    wall: float
-    cpu: float
-    client_cpu: float
+    window: Window
     rss: tuple[int, int, int]
     in_flight: int
 
 
-async def run(rooms: int, seconds: float, spread: float, pg_host: str) -> None:
+async def run(options: LoadRun) -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (20000, 20000))
-    await fresh_database(f"postgresql://postgres@{pg_host}:5432/postgres")
+    await fresh_database(f"postgresql://postgres@{options.pg_host}:5432/postgres", options.database)
     port = free_port()
-    server = start_server(port, pg_host, PROJECT / "test-artifacts" / "load-server.log")
+    server = start_server(port, options.pg_host, PROJECT / "test-artifacts" / "load-server.log",
+                          options.database)
     try:
-        await measure(port, server.pid, rooms, seconds, spread, pg_host)
+        await measure(port, server.pid, options)
     finally:
         server.terminate()
         server.wait(timeout=30)
@@ -507,24 +190,36 @@ class Baselines:
     durable: Baseline
 
 
-async def measure(port: int, pid: int, count: int, seconds: float, spread: float, pg_host: str) -> None:
+async def measure(port: int, pid: int, options: LoadRun) -> None:
     """The four phases on the same server and number of connections: moves, the grouped durable
     baseline, the echo, and last the durable baseline with a commit per frame (whose backlog, when the
-    database cannot keep up with it, would otherwise spill into the next phase)."""
-    moves = await moves_phase(port, pid, count, seconds, spread)
+    database cannot keep up with it, would otherwise spill into the next phase); with ``moves_only``,
+    the moves alone."""
+    count, seconds = options.rooms, options.seconds
+    moves = await moves_phase(port, pid, count, seconds, options.spread)
     floor = min(seconds, 30)
-    baselines = Baselines(grouped=await durable_phase(port, pid, count, floor, "grouped"),
-                          echo=await echo_phase(port, pid, 4 * count, floor),
-                          durable=await durable_phase(port, pid, count, floor, "durable"))
+    baselines = None if options.moves_only else Baselines(
+        grouped=await durable_phase(port, pid, count, floor, "grouped"),
+        echo=await echo_phase(port, pid, 4 * count, floor),
+        durable=await durable_phase(port, pid, count, floor, "durable"))
     gc.enable()
-    dsn = f"postgresql://postgres@{pg_host}:5432/{DATABASE}"
+    dsn = f"postgresql://postgres@{options.pg_host}:5432/{options.database}"
     stored = await stored_count(dsn, "SELECT count(*) FROM actions WHERE seat IS NOT NULL")
-    rows = await stored_count(dsn, "SELECT count(*) FROM bench_writes")
     report(count, moves, baselines)
     print(f"moves stored: {stored} (sent {moves.results.moves}; {moves.in_flight} still in flight when "
           "the clock stopped; every stored move is counted once)")
-    print(f"durable baseline rows stored: {rows} (frames sent "
-          f"{baselines.grouped.sent + baselines.durable.sent})")
+    if baselines is not None:
+        rows = await stored_count(dsn, "SELECT count(*) FROM bench_writes")
+        print(f"durable baseline rows stored: {rows} (frames sent "
+              f"{baselines.grouped.sent + baselines.durable.sent})")
+    if options.json is not None:
+        window = moves.window
+        write_json(options.json, {
+            "nodes": 1, "cluster": False, "rooms": count, "seconds": window.wall,
+            "moves_per_second": window.moves / window.wall, "owned": latency_json(moves.results.latencies),
+            "relayed": latency_json(moves.results.relayed), "errors": len(moves.results.errors),
+            "node_cpu": [window.cpu[0] / window.wall], "client_cpu": window.client / window.wall,
+            "stored": stored, "sent": moves.results.moves, "load_average": os.getloadavg()[0]})
 
 
 async def moves_phase(port: int, pid: int, count: int, seconds: float, spread: float) -> Moves:
@@ -536,73 +231,100 @@ async def moves_phase(port: int, pid: int, count: int, seconds: float, spread: f
     await bounded(SETUP_GROUP, partial(seat_room, port, play), rooms)
     await asyncio.sleep(2)
     _, rss_connected = process_stats(pid)
-    # The clients' own garbage collector must not stop them in the middle of a measurement: what the
-    # setup made is left out of its scans, and it stays off until every phase is measured.
-    gc.collect()
-    gc.freeze()
-    gc.disable()
+    quiet_collector()
     play.start(rooms)
     await asyncio.sleep(spread)  # until every room has started: only then is the load what it is
     results.latencies.clear()
-    moves_before = results.moves
-    cpu_start, wall_start = process_stats(pid)[0], time.monotonic()
-    client_start = resource.getrusage(resource.RUSAGE_SELF)
+    clock = Window.open([pid], results)
     await asyncio.sleep(seconds)
     play.stop()
-    cpu_used, wall = process_stats(pid)[0] - cpu_start, time.monotonic() - wall_start
-    client_end = resource.getrusage(resource.RUSAGE_SELF)
-    client_cpu = (client_end.ru_utime + client_end.ru_stime) - (client_start.ru_utime + client_start.ru_stime)
+    window = clock.close(results)
     _, rss_loaded = process_stats(pid)
     in_flight = sum(len(room.pending) for room in rooms)
     await close_all([websocket for room in rooms for websocket in room.sockets])
-    return Moves(results, results.moves - moves_before, wall, cpu_used, client_cpu,
-                 (rss_before, rss_connected, rss_loaded), in_flight)
+    return Moves(results, window, (rss_before, rss_connected, rss_loaded), in_flight)
 
 
-async def stored_count(dsn: str, query: str) -> int:
-    connection = await asyncpg.connect(dsn)
-    try:
-        count: int = await connection.fetchval(query)
-        return count
-    finally:
-        await connection.close()
-
-
-def report(count: int, moves: Moves, baselines: Baselines) -> None:
-    connections, results, wall = 4 * count, moves.results, moves.wall
+def report(count: int, moves: Moves, baselines: Baselines | None) -> None:
+    connections, results, wall = 4 * count, moves.results, moves.window.wall
     rss_before, rss_connected, rss_loaded = moves.rss
     print(f"rooms: {count} ({connections} WebSocket connections), {wall:.0f} s of play, PostgreSQL")
     print(f"action -> last seat's state:      {summary(results.latencies)}")
-    print(f"durable, grouped -> last of four: {summary(baselines.grouped.latencies)}")
-    print(f"durable, own commit -> last of 4: {summary(baselines.durable.latencies)}")
-    print(f"echo baseline round trip:         {summary(baselines.echo.latencies)}")
     moved = results.latencies
-    print(f"against the grouped durable baseline:    {ratios(moved, baselines.grouped.latencies)}")
-    print(f"against the own-commit durable baseline: {ratios(moved, baselines.durable.latencies)}")
-    print(f"moves sent while measured: {moves.measured} ({moves.measured / wall:.0f}/s); seen by all four: "
+    if baselines is not None:
+        print(f"durable, grouped -> last of four: {summary(baselines.grouped.latencies)}")
+        print(f"durable, own commit -> last of 4: {summary(baselines.durable.latencies)}")
+        print(f"echo baseline round trip:         {summary(baselines.echo.latencies)}")
+        print(f"against the grouped durable baseline:    {ratios(moved, baselines.grouped.latencies)}")
+        print(f"against the own-commit durable baseline: {ratios(moved, baselines.durable.latencies)}")
+    measured = moves.window.moves
+    print(f"moves sent while measured: {measured} ({measured / wall:.0f}/s); seen by all four: "
           f"{len(results.latencies)}; error frames: {len(results.errors)} {sorted(set(results.errors))}")
-    print(f"server CPU: {moves.cpu / wall * 100:.0f}% of one core during the moves, "
-          f"{baselines.grouped.cpu * 100:.0f}% during the grouped baseline, "
-          f"{baselines.durable.cpu * 100:.0f}% during the own-commit one, "
-          f"{baselines.echo.cpu * 100:.0f}% during the echo")
+    during_moves = f"server CPU: {moves.window.cpu[0] / wall * 100:.0f}% of one core during the moves"
+    if baselines is None:
+        print(during_moves)
+    else:
+        print(f"{during_moves}, {baselines.grouped.cpu * 100:.0f}% during the grouped baseline, "
+              f"{baselines.durable.cpu * 100:.0f}% during the own-commit one, "
+              f"{baselines.echo.cpu * 100:.0f}% during the echo")
     print(f"server memory: {rss_before / 2**20:.0f} MiB before connections, "
           f"{(rss_connected - rss_before) / connections / 1024:.1f} KiB per idle connection, "
           f"{(rss_loaded - rss_before) / connections / 1024:.1f} KiB per connection under load")
-    print(f"load generator CPU: {moves.client_cpu / wall * 100:.0f}% of one core during the moves; "
+    print(f"load generator CPU: {moves.window.client / wall * 100:.0f}% of one core during the moves; "
           f"machine load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 
 
-def main() -> None:
+def arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rooms", type=int, default=100)
+    parser.add_argument("--rate", type=int, default=None,
+                        help="moves a second to ask for in all: as many rooms (each room moves about once a "
+                             "second); instead of --rooms")
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--spread", type=float, default=30,
                         help="rooms make their first move at random within this many seconds (a deal lasts "
                              "about 30 moves); the clock starts once every room has started")
     parser.add_argument("--pg-host", default="127.0.0.1")
-    args = parser.parse_args()
+    parser.add_argument("--database", default=None,
+                        help=f"the database made anew for the run (default: {DATABASE}, and "
+                             f"{load_cluster.DATABASE} for a cluster)")
+    parser.add_argument("--moves-only", action="store_true", help="one server: skip the baselines")
+    parser.add_argument("--json", type=Path, default=None, help="also write the figures to this file")
+    cluster = parser.add_argument_group("cluster (bench/load_cluster.py)")
+    cluster.add_argument("--nodes", type=int, default=1,
+                         help="nodes of a cluster (a Redis of the run's own); 1: one server, no cluster")
+    cluster.add_argument("--cluster", action="store_true", help="a cluster even of one node")
+    cluster.add_argument("--relayed", type=float, default=0.0,
+                         help="the share of rooms whose sockets reach a node other than the owner (0 to 1)")
+    cluster.add_argument("--lease", type=float, default=None,
+                         help="CARDROOM_LEASE_SECONDS of the nodes (default: 5, the server's; 2 with "
+                              "--failover)")
+    cluster.add_argument("--failover", action="store_true",
+                         help="SIGKILL the node owning most rooms mid-play; time until each of its rooms "
+                              "moves again on another node")
+    return parser.parse_args()
+
+
+def main() -> None:
+    args = arguments()
+    clustered = args.nodes > 1 or args.cluster or args.failover
+    if not 0 <= args.relayed <= 1:
+        raise SystemExit("--relayed is a share of the rooms, from 0 to 1")
+    if (args.relayed or args.failover) and args.nodes < 2:
+        raise SystemExit("--relayed and --failover need at least two nodes (--nodes)")
+    if args.relayed and args.failover:
+        raise SystemExit("--failover measures rooms whose sockets reach their owner: leave out --relayed")
+    database = args.database or (load_cluster.DATABASE if clustered else DATABASE)
+    lease = args.lease or (2.0 if args.failover else 5.0)
+    options = LoadRun(rooms=args.rate if args.rate is not None else args.rooms, seconds=args.seconds,
+                      spread=args.spread, pg_host=args.pg_host, database=database,
+                      moves_only=args.moves_only, json=args.json, nodes=args.nodes, relayed=args.relayed,
+                      lease=lease, failover=args.failover)
     (PROJECT / "test-artifacts").mkdir(exist_ok=True)
-    asyncio.run(run(args.rooms, args.seconds, args.spread, args.pg_host))
+    if options.failover:
+        asyncio.run(load_failover.run(options))
+    else:
+        asyncio.run(load_cluster.run(options) if clustered else run(options))
 
 
 if __name__ == "__main__":
