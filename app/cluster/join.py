@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from urllib.parse import urlsplit
 
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 from redis.exceptions import RedisError
 
 from app.cluster.bus import Actions, ClusterBus
@@ -20,6 +20,11 @@ from app.rooms.manager import RoomManager
 
 log = logging.getLogger(__name__)
 REDIS_TIMEOUT = 2.0
+REDIS_CONNECTIONS = 100
+"""A node's connections to Redis at most. A request that finds them all in use waits for one (up to
+``REDIS_TIMEOUT``): redis-py's own pool fails it at once, and a burst of sockets (the players of a dead
+node's rooms reconnecting together) then read as Redis gone, closing their sockets with
+``cluster/unavailable``."""
 
 
 class ClusterJoinFailed(RuntimeError):
@@ -33,6 +38,14 @@ def node_address(settings: Settings) -> str:
         return settings.node_address.rstrip("/")
     host = socket.gethostname() if settings.host in ("0.0.0.0", "::", "") else settings.host
     return f"http://{host}:{settings.port}"
+
+
+def redis_client(url: str) -> Redis:
+    """The node's Redis client; raises ``ValueError`` for a URL that is not a Redis one."""
+    pool = BlockingConnectionPool.from_url(url, max_connections=REDIS_CONNECTIONS, timeout=REDIS_TIMEOUT,
+                                           socket_timeout=REDIS_TIMEOUT, socket_connect_timeout=REDIS_TIMEOUT,
+                                           health_check_interval=10)
+    return Redis.from_pool(pool)
 
 
 def redis_location(url: str) -> str:
@@ -51,8 +64,7 @@ async def joined_cluster(settings: Settings, rooms: RoomManager, drain: Drain,
         yield None
         return
     try:
-        redis = Redis.from_url(settings.redis_url, socket_timeout=REDIS_TIMEOUT,
-                               socket_connect_timeout=REDIS_TIMEOUT, health_check_interval=10)
+        redis = redis_client(settings.redis_url)
     except ValueError as error:
         message = f"cannot join the cluster: CARDROOM_REDIS_URL is not a Redis URL ({error})"
         log.error("%s", message)
